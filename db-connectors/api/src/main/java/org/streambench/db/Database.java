@@ -1,0 +1,44 @@
+package org.streambench.db;
+
+import java.util.Optional;
+import java.util.function.LongFunction;
+import org.streambench.generator.SensorRecord;
+
+/**
+ * A database under test, seen from its client: the whole contract a connector fulfils.
+ * Like YCSB's {@code DB}, a connector never times or counts its own calls; the processing
+ * operator does that in one place. One instance is used by one thread at a time.
+ */
+public interface Database extends AutoCloseable {
+
+    /** Connects; throws {@link DatabaseException} with a message that says how to fix it. */
+    void open(DatabaseSettings settings);
+
+    /** Drops whatever the suite stored and creates an empty schema. */
+    void resetSchema();
+
+    /**
+     * Stores {@code count} records, {@code recordAt.apply(i)} for i in [0, count), each with
+     * {@code blob}, by the fastest path the database offers. Not measured.
+     */
+    void prefill(long count, LongFunction<SensorRecord> recordAt, byte[] blob);
+
+    Optional<StoredRecord> read(String id);
+
+    /** Stores a record whose key does not exist yet; a duplicate key is an error. */
+    void insert(SensorRecord record, byte[] blob);
+
+    /** Overwrites the record stored under {@code record.id()}; a missing key is an error. */
+    void update(SensorRecord record, byte[] blob);
+
+    long countRows();
+
+    /** How many stored records carry a BLOB whose length is not {@code length}. */
+    long countBlobsNotOfLength(int length);
+
+    /** Product and version of the server, as the server reports them. */
+    String serverVersion();
+
+    @Override
+    void close();
+}

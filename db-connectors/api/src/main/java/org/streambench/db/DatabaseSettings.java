@@ -1,0 +1,43 @@
+package org.streambench.db;
+
+import java.io.Serializable;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Connection settings of a connector: plain string keys and values (url, user, table, ...). */
+public final class DatabaseSettings implements Serializable {
+
+    private final TreeMap<String, String> values;
+
+    public DatabaseSettings(Map<String, String> values) {
+        this.values = new TreeMap<>(values);
+    }
+
+    public String get(String key, String fallback) {
+        return values.getOrDefault(key, fallback);
+    }
+
+    public String require(String key, String databaseName) {
+        String value = values.get(key);
+        if (value == null || value.isBlank()) {
+            throw new DatabaseException(databaseName + ": setting '" + key + "' is missing");
+        }
+        return value;
+    }
+
+    public int getInt(String key, int fallback) {
+        String value = values.get(key);
+        return value == null ? fallback : Integer.parseInt(value.trim());
+    }
+
+    public Map<String, String> asMap() {
+        return new TreeMap<>(values);
+    }
+
+    @Override
+    public String toString() {
+        Map<String, String> shown = asMap();
+        shown.computeIfPresent("password", (k, v) -> "***");
+        return shown.toString();
+    }
+}

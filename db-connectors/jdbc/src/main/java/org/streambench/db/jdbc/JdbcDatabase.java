@@ -1,0 +1,255 @@
+package org.streambench.db.jdbc;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.LongFunction;
+import org.streambench.db.Database;
+import org.streambench.db.DatabaseException;
+import org.streambench.db.DatabaseSettings;
+import org.streambench.db.StoredRecord;
+import org.streambench.generator.SensorRecord;
+
+/**
+ * One table, primary key on the 12-character id, the six values as columns and the BLOB in one
+ * binary column. Settings: {@code url} (any JDBC URL of the driver), {@code user},
+ * {@code password}, {@code table} (default {@value #DEFAULT_TABLE}).
+ */
+public abstract class JdbcDatabase implements Database {
+
+    public static final String DEFAULT_TABLE = "sensor_records";
+    private static final String COLUMNS = "id, int1, int2, int3, double1, double2, double3, payload";
+    /** Prefill batches are cut at this many BLOB bytes, so 100 KB BLOBs do not build huge batches. */
+    private static final long PREFILL_BATCH_BYTES = 8L << 20;
+    private static final int PREFILL_BATCH_ROWS = 1000;
+
+    private Connection connection;
+    private String table;
+    private PreparedStatement readStatement;
+    private PreparedStatement insertStatement;
+    private PreparedStatement updateStatement;
+
+    /** Name used in messages and on the command line. */
+    protected abstract String name();
+
+    /** Column type for the 12-character id. */
+    protected abstract String idType();
+
+    /** Column type that holds BLOBs of at least 100,000 bytes. */
+    protected abstract String blobType();
+
+    /** Driver properties that make batched inserts fast; added to the user's settings. */
+    protected abstract Properties batchProperties();
+
+    @Override
+    public void open(DatabaseSettings settings) {
+        String url = settings.require("url", name());
+        table = settings.get("table", DEFAULT_TABLE);
+        if (!table.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new DatabaseException(name() + ": table name '" + table + "' must be a plain SQL identifier");
+        }
+        Properties properties = batchProperties();
+        properties.setProperty("user", settings.get("user", ""));
+        properties.setProperty("password", settings.get("password", ""));
+        try {
+            DriverManager.setLoginTimeout(10);
+            connection = DriverManager.getConnection(url, properties);
+            connection.setAutoCommit(true);
+        } catch (SQLException e) {
+            throw new DatabaseException("cannot connect to " + name() + " at " + url + ": " + firstLine(e), e);
+        }
+    }
+
+    @Override
+    public void resetSchema() {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + table);
+            statement.execute("CREATE TABLE " + table + " (id " + idType() + " PRIMARY KEY,"
+                    + " int1 INTEGER NOT NULL, int2 INTEGER NOT NULL, int3 INTEGER NOT NULL,"
+                    + " double1 DOUBLE PRECISION NOT NULL, double2 DOUBLE PRECISION NOT NULL, double3 DOUBLE PRECISION NOT NULL,"
+                    + " payload " + blobType() + " NOT NULL)");
+        } catch (SQLException e) {
+            throw failure("reset the schema", e);
+        }
+        closeStatements();
+    }
+
+    @Override
+    public void prefill(long count, LongFunction<SensorRecord> recordAt, byte[] blob) {
+        try (PreparedStatement insert = connection.prepareStatement(insertSql())) {
+            connection.setAutoCommit(false);
+            long batchBytes = 0;
+            int batchRows = 0;
+            for (long i = 0; i < count; i++) {
+                bindAll(insert, recordAt.apply(i), blob);
+                insert.addBatch();
+                batchBytes += blob.length;
+                if (++batchRows == PREFILL_BATCH_ROWS || batchBytes >= PREFILL_BATCH_BYTES) {
+                    insert.executeBatch();
+                    connection.commit();
+                    batchBytes = 0;
+                    batchRows = 0;
+                }
+            }
+            insert.executeBatch();
+            connection.commit();
+        } catch (SQLException e) {
+            throw failure("prefill " + count + " keys", e);
+        } finally {
+            try {
+                connection.setAutoCommit(true);
+            } catch (SQLException ignored) {
+                // the connection is broken; the failure above says why
+            }
+        }
+    }
+
+    @Override
+    public Optional<StoredRecord> read(String id) {
+        try {
+            if (readStatement == null) {
+                readStatement = connection.prepareStatement(
+                        "SELECT int1, int2, int3, double1, double2, double3, payload FROM " + table + " WHERE id = ?");
+            }
+            readStatement.setString(1, id);
+            try (ResultSet rs = readStatement.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                SensorRecord record = new SensorRecord(id, rs.getInt(1), rs.getInt(2), rs.getInt(3),
+                        rs.getDouble(4), rs.getDouble(5), rs.getDouble(6));
+                return Optional.of(new StoredRecord(record, rs.getBytes(7)));
+            }
+        } catch (SQLException e) {
+            throw failure("read " + id, e);
+        }
+    }
+
+    @Override
+    public void insert(SensorRecord record, byte[] blob) {
+        try {
+            if (insertStatement == null) {
+                insertStatement = connection.prepareStatement(insertSql());
+            }
+            bindAll(insertStatement, record, blob);
+            insertStatement.executeUpdate();
+        } catch (SQLException e) {
+            throw failure("insert " + record.id(), e);
+        }
+    }
+
+    @Override
+    public void update(SensorRecord record, byte[] blob) {
+        int changed;
+        try {
+            if (updateStatement == null) {
+                updateStatement = connection.prepareStatement("UPDATE " + table
+                        + " SET int1 = ?, int2 = ?, int3 = ?, double1 = ?, double2 = ?, double3 = ?, payload = ? WHERE id = ?");
+            }
+            bindValues(updateStatement, 1, record);
+            updateStatement.setBytes(7, blob);
+            updateStatement.setString(8, record.id());
+            changed = updateStatement.executeUpdate();
+        } catch (SQLException e) {
+            throw failure("update " + record.id(), e);
+        }
+        if (changed != 1) {
+            throw new DatabaseException(name() + ": update of " + record.id() + " changed " + changed + " rows, expected 1");
+        }
+    }
+
+    @Override
+    public long countRows() {
+        return queryLong("SELECT COUNT(*) FROM " + table, null);
+    }
+
+    @Override
+    public long countBlobsNotOfLength(int length) {
+        return queryLong("SELECT COUNT(*) FROM " + table + " WHERE OCTET_LENGTH(payload) <> ?", length);
+    }
+
+    @Override
+    public String serverVersion() {
+        try {
+            return connection.getMetaData().getDatabaseProductName() + " " + connection.getMetaData().getDatabaseProductVersion();
+        } catch (SQLException e) {
+            throw failure("read the server version", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closeStatements();
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // closing a broken connection has nothing left to report
+            }
+            connection = null;
+        }
+    }
+
+    private String insertSql() {
+        return "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    }
+
+    private static void bindAll(PreparedStatement statement, SensorRecord record, byte[] blob) throws SQLException {
+        statement.setString(1, record.id());
+        bindValues(statement, 2, record);
+        statement.setBytes(8, blob);
+    }
+
+    private static void bindValues(PreparedStatement statement, int first, SensorRecord record) throws SQLException {
+        statement.setInt(first, record.int1());
+        statement.setInt(first + 1, record.int2());
+        statement.setInt(first + 2, record.int3());
+        statement.setDouble(first + 3, record.double1());
+        statement.setDouble(first + 4, record.double2());
+        statement.setDouble(first + 5, record.double3());
+    }
+
+    private long queryLong(String sql, Integer parameter) {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            if (parameter != null) {
+                statement.setInt(1, parameter);
+            }
+            try (ResultSet rs = statement.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw failure("run " + sql, e);
+        }
+    }
+
+    private void closeStatements() {
+        for (PreparedStatement statement : new PreparedStatement[] {readStatement, insertStatement, updateStatement}) {
+            if (statement != null) {
+                try {
+                    statement.close();
+                } catch (SQLException ignored) {
+                    // a statement of a broken connection; nothing to recover
+                }
+            }
+        }
+        readStatement = null;
+        insertStatement = null;
+        updateStatement = null;
+    }
+
+    private DatabaseException failure(String what, SQLException e) {
+        return new DatabaseException(name() + ": could not " + what + ": " + firstLine(e), e);
+    }
+
+    private static String firstLine(Exception e) {
+        String message = String.valueOf(e.getMessage());
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+}

@@ -1,0 +1,45 @@
+package org.streambench.db.mariadb;
+
+import java.util.Properties;
+import org.streambench.db.Database;
+import org.streambench.db.DatabaseProvider;
+import org.streambench.db.jdbc.JdbcDatabase;
+
+/** MariaDB through the official JDBC driver; MEDIUMBLOB because BLOB stops at 64 KB. */
+public final class MariaDbDatabase extends JdbcDatabase {
+
+    @Override
+    protected String name() {
+        return "mariadb";
+    }
+
+    @Override
+    protected String idType() {
+        // ASCII with binary collation: keys compare byte-wise and the index stays compact
+        return "CHAR(12) CHARACTER SET ascii COLLATE ascii_bin";
+    }
+
+    @Override
+    protected String blobType() {
+        return "MEDIUMBLOB";
+    }
+
+    @Override
+    protected Properties batchProperties() {
+        Properties properties = new Properties();
+        properties.setProperty("useBulkStmts", "true");
+        return properties;
+    }
+
+    public static final class Provider implements DatabaseProvider {
+        @Override
+        public String name() {
+            return "mariadb";
+        }
+
+        @Override
+        public Database create() {
+            return new MariaDbDatabase();
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package org.streambench.db.postgresql;
+
+import java.util.Properties;
+import org.streambench.db.Database;
+import org.streambench.db.DatabaseProvider;
+import org.streambench.db.jdbc.JdbcDatabase;
+
+/** PostgreSQL through the official JDBC driver; the BLOB is a BYTEA (TOASTed above ~2 KB). */
+public final class PostgresDatabase extends JdbcDatabase {
+
+    @Override
+    protected String name() {
+        return "postgresql";
+    }
+
+    @Override
+    protected String idType() {
+        return "CHAR(12)";
+    }
+
+    @Override
+    protected String blobType() {
+        return "BYTEA";
+    }
+
+    @Override
+    protected Properties batchProperties() {
+        Properties properties = new Properties();
+        properties.setProperty("reWriteBatchedInserts", "true");
+        return properties;
+    }
+
+    public static final class Provider implements DatabaseProvider {
+        @Override
+        public String name() {
+            return "postgresql";
+        }
+
+        @Override
+        public Database create() {
+            return new PostgresDatabase();
+        }
+    }
+}

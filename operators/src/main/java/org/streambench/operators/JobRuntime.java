@@ -1,0 +1,139 @@
+package org.streambench.operators;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The per-JVM state of a running job, shared by every operator instance the engine runs in this
+ * JVM: the metrics, the generator counts, and the HTTP endpoint the runner talks to.
+ * <ul>
+ * <li>{@code GET /metrics}: Prometheus text format.</li>
+ * <li>{@code POST /measure}: the warm-up is over; start the latency window.</li>
+ * <li>{@code POST /stop}: close the latency window; generators stop, the job drains and ends.</li>
+ * </ul>
+ */
+public final class JobRuntime implements AutoCloseable {
+
+    private static JobRuntime current;
+
+    private final ExperimentSpec spec;
+    private final OperatorMetrics metrics;
+    private final Map<Integer, AtomicLong> emittedByInstance = new ConcurrentHashMap<>();
+    private final HttpServer server;
+    private volatile boolean stopRequested;
+    private volatile Histogram measuredLatency;
+
+    private JobRuntime(ExperimentSpec spec) throws IOException {
+        this.spec = spec;
+        this.metrics = new OperatorMetrics(spec, this::totalEmitted);
+        this.server = HttpServer.create(new InetSocketAddress(spec.metricsHost(), spec.metricsPort()), 16);
+        server.createContext("/metrics", exchange -> respond(exchange, "GET", metrics::scrape,
+                "text/plain; version=0.0.4; charset=utf-8"));
+        server.createContext("/measure", exchange -> respond(exchange, "POST", () -> {
+            metrics.resetLatencyWindow();
+            return "measuring\n";
+        }, "text/plain"));
+        server.createContext("/stop", exchange -> respond(exchange, "POST", () -> {
+            requestStop();
+            return "stopping\n";
+        }, "text/plain"));
+        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "streambench-metrics-http");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.start();
+    }
+
+    /** Starts the runtime of this JVM; the job's main calls it once, before the engine starts. */
+    public static synchronized JobRuntime start(ExperimentSpec spec) throws IOException {
+        if (current != null) {
+            throw new IllegalStateException("the job runtime of this JVM is already started");
+        }
+        current = new JobRuntime(spec);
+        return current;
+    }
+
+    /** The runtime of this JVM, for operator instances the engine created from serialized state. */
+    public static synchronized JobRuntime get() {
+        if (current == null) {
+            throw new IllegalStateException("no streambench job runtime in this JVM; engine adapters must start it in main");
+        }
+        return current;
+    }
+
+    public ExperimentSpec spec() {
+        return spec;
+    }
+
+    public OperatorMetrics metrics() {
+        return metrics;
+    }
+
+    public boolean stopRequested() {
+        return stopRequested;
+    }
+
+    public synchronized void requestStop() {
+        if (!stopRequested) {
+            measuredLatency = metrics.takeLatencyWindow();
+            stopRequested = true;
+        }
+    }
+
+    /** The reads between {@code /measure} and the stop request (or now, if none came yet). */
+    public Histogram measuredLatency() {
+        Histogram measured = measuredLatency;
+        return measured != null ? measured : metrics.takeLatencyWindow();
+    }
+
+    AtomicLong emittedCounter(int instance) {
+        return emittedByInstance.computeIfAbsent(instance, i -> new AtomicLong());
+    }
+
+    public Map<Integer, Long> emittedByInstance() {
+        Map<Integer, Long> copy = new ConcurrentHashMap<>();
+        emittedByInstance.forEach((instance, count) -> copy.put(instance, count.get()));
+        return copy;
+    }
+
+    long totalEmitted() {
+        return emittedByInstance.values().stream().mapToLong(AtomicLong::get).sum();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        synchronized (JobRuntime.class) {
+            current = null;
+        }
+    }
+
+    private interface Body {
+        String get();
+    }
+
+    private static void respond(HttpExchange exchange, String method, Body body, String contentType) throws IOException {
+        try (exchange) {
+            if (!method.equals(exchange.getRequestMethod())) {
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            byte[] bytes = body.get().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", contentType);
+            exchange.sendResponseHeaders(200, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+}

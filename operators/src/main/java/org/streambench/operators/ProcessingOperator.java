@@ -1,0 +1,88 @@
+package org.streambench.operators;
+
+import java.util.Optional;
+import org.streambench.db.Database;
+import org.streambench.db.Databases;
+import org.streambench.db.StoredRecord;
+import org.streambench.generator.Pattern;
+import org.streambench.generator.SensorRecord;
+
+/**
+ * The processing operator, identical on every engine. For each record:
+ * <ul>
+ * <li>read: read the entry (it must exist);</li>
+ * <li>insert: insert it, no prior read;</li>
+ * <li>update: read the entry, add the new values field by field, write the sum back;</li>
+ * <li>mixed: read; if found add and update, else insert.</li>
+ * </ul>
+ * Each read is timed here, never inside a connector. A failed call is counted and reported,
+ * and the record is dropped; the run then fails verification rather than hiding the error.
+ */
+public final class ProcessingOperator implements AutoCloseable {
+
+    private final Pattern pattern;
+    private final Database database;
+    private final byte[] blob;
+    private final OperatorMetrics metrics;
+
+    ProcessingOperator(Pattern pattern, Database database, byte[] blob, OperatorMetrics metrics) {
+        this.pattern = pattern;
+        this.database = database;
+        this.blob = blob;
+        this.metrics = metrics;
+    }
+
+    /** Opens this instance's own database session, as the engine calls it once per parallel instance. */
+    public static ProcessingOperator open() {
+        JobRuntime runtime = JobRuntime.get();
+        ExperimentSpec spec = runtime.spec();
+        Database database = Databases.open(spec.database(), spec.settings());
+        return new ProcessingOperator(spec.pattern(), database, Blob.of(spec.blobBytes()), runtime.metrics());
+    }
+
+    public void process(SensorRecord record) {
+        Operation op = pattern == Pattern.INSERT ? Operation.INSERT : Operation.READ;
+        try {
+            if (op == Operation.INSERT) {
+                database.insert(record, blob);
+                metrics.processed(op);
+                return;
+            }
+            Optional<StoredRecord> previous = timedRead(record.id());
+            if (pattern == Pattern.READ) {
+                require(previous, record);
+                metrics.processed(op);
+            } else if (previous.isPresent()) {
+                op = Operation.UPDATE;
+                database.update(previous.get().record().plus(record), blob);
+                metrics.processed(op);
+            } else if (pattern == Pattern.MIXED) {
+                op = Operation.INSERT;
+                database.insert(record, blob);
+                metrics.processed(op);
+            } else {
+                require(previous, record);
+            }
+        } catch (RuntimeException e) {
+            metrics.error(op, e);
+        }
+    }
+
+    private Optional<StoredRecord> timedRead(String id) {
+        long start = System.nanoTime();
+        Optional<StoredRecord> found = database.read(id);
+        metrics.recordRead(System.nanoTime() - start);
+        return found;
+    }
+
+    private void require(Optional<StoredRecord> previous, SensorRecord record) {
+        if (previous.isEmpty()) {
+            throw new IllegalStateException("key " + record.id() + " should exist (prefilled) but was not found");
+        }
+    }
+
+    @Override
+    public void close() {
+        database.close();
+    }
+}

@@ -1,0 +1,101 @@
+package org.streambench.runner;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.streambench.db.Database;
+import org.streambench.db.DatabaseException;
+import org.streambench.db.DatabaseProvider;
+import org.streambench.db.DatabaseSettings;
+import org.streambench.db.Databases;
+import org.streambench.runner.servers.LocalServers;
+import org.streambench.runner.servers.ServerState;
+
+/**
+ * The database of a command: reached by its settings, or the suite's local server, started here
+ * if it is not running (and stopped again at the end unless --keep-db).
+ */
+final class DatabaseSession implements AutoCloseable {
+
+    /** Databases of the study that have no connector yet: named in errors, so users know why. */
+    static final List<String> PLANNED = List.of("cassandra", "hbase", "mongodb");
+
+    private final String name;
+    private final DatabaseProvider provider;
+    private final Map<String, String> settings;
+    private final Database database;
+    private final LocalServers servers;
+    private final boolean stopServerOnClose;
+
+    private DatabaseSession(String name, DatabaseProvider provider, Map<String, String> settings, Database database,
+                            LocalServers servers, boolean stopServerOnClose) {
+        this.name = name;
+        this.provider = provider;
+        this.settings = settings;
+        this.database = database;
+        this.servers = servers;
+        this.stopServerOnClose = stopServerOnClose;
+    }
+
+    static DatabaseProvider provider(String name) {
+        return Databases.provider(name).orElseThrow(() -> new UserError(PLANNED.contains(name)
+                ? "database '" + name + "' has no connector yet (see the README's status list); available: " + known()
+                : "unknown database '" + name + "'; use one of: " + known()));
+    }
+
+    static DatabaseSession open(String name, ConnectionOptions connection, PrintWriter out) {
+        DatabaseProvider provider = provider(name);
+        Map<String, String> settings = new LinkedHashMap<>();
+        LocalServers servers = new LocalServers(Home.work(), out);
+        boolean startedHere = false;
+        if (connection.url != null) {
+            settings.put("url", connection.url);
+            settings.put("user", connection.user == null ? "" : connection.user);
+            settings.put("password", connection.password == null ? "" : connection.password);
+        } else if (provider.storesData()) {
+            if (!LocalServers.supports(name)) {
+                throw new UserError("the suite has no local " + name + " server; pass --db-url to use an external one");
+            }
+            boolean running = servers.running(name).isPresent();
+            ServerState state = servers.start(name, connection.localPort != null ? connection.localPort : LocalServers.defaultPort(name));
+            startedHere = !running && !connection.keepDb;
+            settings.putAll(state.settings());
+        }
+        settings.putAll(connection.extra);
+        try {
+            Database database = Databases.open(name, new DatabaseSettings(settings));
+            return new DatabaseSession(name, provider, settings, database, servers, startedHere);
+        } catch (DatabaseException e) {
+            if (startedHere) {
+                servers.stop(name);
+            }
+            throw new UserError(e.getMessage() + (connection.url != null
+                    ? "; check --db-url, or leave it out to use the suite's local server" : ""));
+        }
+    }
+
+    Database database() {
+        return database;
+    }
+
+    boolean storesData() {
+        return provider.storesData();
+    }
+
+    Map<String, String> settings() {
+        return settings;
+    }
+
+    @Override
+    public void close() {
+        database.close();
+        if (stopServerOnClose) {
+            servers.stop(name);
+        }
+    }
+
+    private static String known() {
+        return String.join(", ", Databases.providers().keySet());
+    }
+}

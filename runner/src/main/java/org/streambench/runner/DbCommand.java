@@ -1,0 +1,81 @@
+package org.streambench.runner;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.streambench.runner.servers.LocalServers;
+import org.streambench.runner.servers.ServerState;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "db", mixinStandardHelpOptions = true,
+        description = "Real local database servers, run from binaries that Maven Central ships; data under work/servers/.",
+        subcommands = {DbCommand.Start.class, DbCommand.Stop.class, DbCommand.Status.class})
+final class DbCommand {
+
+    @Command(name = "start", mixinStandardHelpOptions = true, description = "Start a local server in the background (no-op if it runs).")
+    static final class Start implements Callable<Integer> {
+        @Parameters(paramLabel = "DATABASE", description = "postgresql or mariadb")
+        String database;
+
+        @Option(names = "--port", description = "Port (default: 15432 for postgresql, 13306 for mariadb).")
+        Integer port;
+
+        @Spec
+        CommandSpec command;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = command.commandLine().getOut();
+            LocalServers servers = new LocalServers(Home.work(), out);
+            if (!LocalServers.supports(database)) {
+                throw new UserError("no local server for '" + database + "'; local servers: " + String.join(", ", LocalServers.supported()));
+            }
+            ServerState state = servers.start(database, port != null ? port : LocalServers.defaultPort(database));
+            out.println(database + " url: " + state.settings().get("url") + " user: " + state.settings().get("user"));
+            return 0;
+        }
+    }
+
+    @Command(name = "stop", mixinStandardHelpOptions = true, description = "Stop a local server by its PID; 'all' stops every one.")
+    static final class Stop implements Callable<Integer> {
+        @Parameters(paramLabel = "DATABASE", description = "postgresql, mariadb or all")
+        String database;
+
+        @Spec
+        CommandSpec command;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = command.commandLine().getOut();
+            LocalServers servers = new LocalServers(Home.work(), out);
+            List<String> targets = database.equals("all") ? LocalServers.supported() : List.of(database);
+            for (String target : targets) {
+                out.println(target + (servers.stop(target) ? " stopped" : " was not running"));
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "Which local servers run, where.")
+    static final class Status implements Callable<Integer> {
+        @Spec
+        CommandSpec command;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = command.commandLine().getOut();
+            LocalServers servers = new LocalServers(Home.work(), out);
+            for (String database : LocalServers.supported()) {
+                Optional<ServerState> state = servers.running(database);
+                out.println(state.map(s -> String.format("%-10s running  pid %d  port %d  %s  %s", database, s.pid(), s.port(),
+                        s.settings().get("url"), s.version())).orElse(String.format("%-10s stopped", database)));
+            }
+            return 0;
+        }
+    }
+}

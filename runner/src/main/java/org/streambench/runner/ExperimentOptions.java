@@ -1,0 +1,102 @@
+package org.streambench.runner;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.Map;
+import org.streambench.generator.Keys;
+import org.streambench.generator.Pattern;
+import org.streambench.operators.ExperimentSpec;
+import picocli.CommandLine.Option;
+
+/** The options that define one experiment; also the keys of a YAML spec file. */
+final class ExperimentOptions {
+
+    @Option(names = "--engine", defaultValue = "flink", description = "Stream processing engine (default: ${DEFAULT-VALUE}).")
+    String engine;
+
+    @Option(names = "--db", defaultValue = "postgresql", description = "Database: postgresql, mariadb, noop (default: ${DEFAULT-VALUE}).")
+    String database;
+
+    @Option(names = "--pattern", defaultValue = "update", description = "Access pattern: read, insert, update, mixed (default: ${DEFAULT-VALUE}).")
+    String pattern;
+
+    @Option(names = "--blob", defaultValue = "10000", description = "BLOB size in bytes; the study used 1, 10000, 100000 (default: ${DEFAULT-VALUE}).")
+    String blob;
+
+    @Option(names = "--duration", defaultValue = "30s", description = "Measured time after the warm-up, e.g. 30s, 10m (default: ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(names = "--warmup", defaultValue = "5s", description = "Warm-up before measuring; excluded from the statistics (default: ${DEFAULT-VALUE}).")
+    String warmup;
+
+    @Option(names = "--rate", defaultValue = "0", description = "Records per second over all generators; 0 = unthrottled (default: ${DEFAULT-VALUE}).")
+    String rate;
+
+    @Option(names = "--keys", defaultValue = "10000", description = "Prefilled key space for read, update and mixed; the study used 1000000 (default: ${DEFAULT-VALUE}).")
+    String keys;
+
+    @Option(names = "--parallelism", defaultValue = "1", description = "Parallel instances of the processing operator (default: ${DEFAULT-VALUE}).")
+    String parallelism;
+
+    @Option(names = "--generator-parallelism", defaultValue = "1", description = "Parallel generator instances (default: ${DEFAULT-VALUE}).")
+    String generatorParallelism;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the generators (default: ${DEFAULT-VALUE}).")
+    String seed;
+
+    /** Validates everything that can be checked without a database. */
+    ExperimentSpec toSpec(JobOptions job) {
+        Engine.parse(engine);
+        DatabaseSession.provider(database);
+        Pattern parsedPattern;
+        try {
+            parsedPattern = Pattern.parse(pattern);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        int blobBytes = Inputs.positiveInt("--blob", blob, " of bytes (the study used 1, 10000 and 100000)");
+        if (blobBytes > 16 << 20) {
+            throw new UserError("--blob " + blobBytes + " is larger than 16 MiB, beyond what MEDIUMBLOB and the drivers accept here");
+        }
+        int durationSeconds = Inputs.seconds("--duration", duration);
+        int warmupSeconds = Inputs.seconds("--warmup", warmup);
+        if (durationSeconds <= warmupSeconds) {
+            throw new UserError("--duration (" + durationSeconds + " s) must be longer than --warmup (" + warmupSeconds + " s)");
+        }
+        long keyCount = Inputs.positiveLong("--keys", keys, "");
+        if (keyCount > Keys.MAX_EXISTING_KEYS) {
+            throw new UserError("--keys must be at most " + Keys.MAX_EXISTING_KEYS);
+        }
+        int generators = Inputs.positiveInt("--generator-parallelism", generatorParallelism, "");
+        if (generators > Keys.MAX_INSTANCES) {
+            throw new UserError("--generator-parallelism must be at most " + Keys.MAX_INSTANCES);
+        }
+        long seedValue;
+        try {
+            seedValue = Long.parseLong(seed.trim());
+        } catch (NumberFormatException e) {
+            throw new UserError("--seed '" + seed + "' must be a whole number");
+        }
+        return new ExperimentSpec(engine, database, parsedPattern, blobBytes, durationSeconds, warmupSeconds,
+                Inputs.nonNegative("--rate", rate, " of records per second (0 = unthrottled)"), keyCount,
+                Inputs.positiveInt("--parallelism", parallelism, ""), generators, seedValue, 0,
+                job.metricsHost, metricsPort(job), Map.of());
+    }
+
+    private static int metricsPort(JobOptions job) {
+        int port;
+        try {
+            port = Integer.parseInt(job.metricsPort.trim());
+        } catch (NumberFormatException e) {
+            throw new UserError("--metrics-port '" + job.metricsPort + "' must be a port number");
+        }
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(job.metricsHost, port));
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UserError("cannot serve metrics on " + job.metricsHost + ":" + port + " (" + e.getMessage()
+                    + "); choose another --metrics-port, or 0 for any free port");
+        }
+    }
+}

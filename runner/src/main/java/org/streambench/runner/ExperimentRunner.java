@@ -1,0 +1,212 @@
+package org.streambench.runner;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.streambench.db.Database;
+import org.streambench.generator.Keys;
+import org.streambench.generator.RecordGenerator;
+import org.streambench.operators.Blob;
+import org.streambench.operators.ExperimentSpec;
+
+/**
+ * Runs one experiment against an open database: reset, prefill, launch the engine's job JVM,
+ * sample throughput and read latency every second from its metrics endpoint, stop it, verify
+ * the database, write the result files.
+ */
+final class ExperimentRunner {
+
+    static final String JOB_LOG = "job.log";
+    static final String JOB_REPORT = "job-report.properties";
+    static final String JOB_SPEC = "spec.properties";
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final int PROGRESS_EVERY_SECONDS = 5;
+
+    private final PrintWriter out;
+    private final String jobHeap;
+    private final int startupTimeoutSeconds;
+    private final int stopTimeoutSeconds;
+
+    ExperimentRunner(PrintWriter out, String jobHeap, int startupTimeoutSeconds, int stopTimeoutSeconds) {
+        this.out = out;
+        this.jobHeap = jobHeap;
+        this.startupTimeoutSeconds = startupTimeoutSeconds;
+        this.stopTimeoutSeconds = stopTimeoutSeconds;
+    }
+
+    RunResult run(ExperimentSpec requested, Database database, boolean storesData, Path dir) throws IOException, InterruptedException {
+        String startedAt = Instant.now().toString();
+        Engine engine = Engine.parse(requested.engine());
+        String databaseVersion = database.serverVersion();
+        database.resetSchema();
+        ExperimentSpec spec = requested.withRunToken(unusedRunToken(database, storesData));
+        if (spec.pattern().needsExistingKeys()) {
+            out.printf(Locale.ROOT, "prefilling %,d keys with %,d-byte BLOBs ...%n", spec.keys(), spec.blobBytes());
+            long start = System.nanoTime();
+            database.prefill(spec.keys(), RecordGenerator::prefill, Blob.of(spec.blobBytes()));
+            out.printf(Locale.ROOT, "prefilled in %.1f s%n", (System.nanoTime() - start) / 1e9);
+        }
+        long rowsBefore = database.countRows();
+        spec.write(dir.resolve(JOB_SPEC));
+
+        List<RunResult.Second> seconds = new ArrayList<>();
+        String error = null;
+        Process job = launch(engine, spec, dir);
+        try {
+            sample(job, spec, dir.resolve(JOB_LOG), seconds);
+        } catch (JobFailure failure) {
+            error = failure.getMessage();
+        } finally {
+            if (job.isAlive()) {
+                job.descendants().forEach(ProcessHandle::destroyForcibly);
+                job.destroyForcibly();
+                job.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+
+        JobReport report = Files.isRegularFile(dir.resolve(JOB_REPORT)) ? JobReport.read(dir.resolve(JOB_REPORT)) : null;
+        if (error == null && (report == null || !"finished".equals(report.status()))) {
+            error = "the " + engine.cliName() + " job failed: " + (report == null ? lastLines(dir.resolve(JOB_LOG)) : report.error());
+        }
+        Verifier.Verification verification = null;
+        if (error == null) {
+            out.println("verifying the database ...");
+            verification = new Verifier(spec).verify(report, database, storesData, rowsBefore);
+        }
+        RunResult.Environment environment = new RunResult.Environment(report == null ? null : report.engineVersion(),
+                databaseVersion, System.getProperty("java.vendor") + " " + System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory(),
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
+                InetAddress.getLocalHost().getHostName(), ExperimentRunner.class.getPackage().getImplementationVersion());
+        RunResult result = new RunResult(spec, error == null ? "ok" : "failed", error, startedAt,
+                RunResult.Throughput.of(seconds), report == null ? null : report.latency(), seconds, verification, report, environment);
+        ResultFiles.write(result, dir);
+        return result;
+    }
+
+    /** A run token whose first new key is not in the database yet (runs that keep old data stay unique). */
+    private static int unusedRunToken(Database database, boolean storesData) {
+        SecureRandom random = new SecureRandom();
+        for (int attempt = 0; attempt < 20; attempt++) {
+            int token = random.nextInt(Keys.MAX_TOKEN + 1);
+            if (!storesData || database.read(Keys.fresh(token, 0, 0)).isEmpty()) {
+                return token;
+            }
+        }
+        throw new IllegalStateException("found no unused run token in 20 attempts");
+    }
+
+    private Process launch(Engine engine, ExperimentSpec spec, Path dir) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Home.javaExecutable(), "-Xmx" + jobHeap,
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+        command.addAll(engine.jvmFlags());
+        command.addAll(List.of("-cp", Home.classpathOf(engine.module()), engine.mainClass(),
+                dir.resolve(JOB_SPEC).toString(), dir.resolve(JOB_REPORT).toString()));
+        out.println("launching the " + engine.cliName() + " job (log: " + dir.resolve(JOB_LOG) + ")");
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(JOB_LOG).toFile()).start();
+    }
+
+    private void sample(Process job, ExperimentSpec spec, Path jobLog, List<RunResult.Second> seconds) throws InterruptedException, JobFailure {
+        MetricsScraper scraper = new MetricsScraper(spec.metricsHost(), spec.metricsPort());
+        MetricsScraper.Snapshot previous = awaitFirstRecords(job, scraper, jobLog);
+        int total = spec.warmupSeconds() + spec.durationSeconds();
+        out.printf(Locale.ROOT, "records flowing; %d s warm-up, then %d s measured%n", spec.warmupSeconds(), spec.durationSeconds());
+        if (spec.warmupSeconds() == 0) {
+            control(scraper, "/measure");
+        }
+        long start = previous.nanoTime();
+        for (int second = 1; second <= total; second++) {
+            long wait = start + second * SECOND - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            if (!job.isAlive()) {
+                throw new JobFailure("the job ended after " + (second - 1) + " s, before the run was over: "
+                        + lastLines(jobLog));
+            }
+            MetricsScraper.Snapshot now = scrape(scraper);
+            double elapsed = (now.nanoTime() - previous.nanoTime()) / 1e9;
+            double reads = now.reads() - previous.reads();
+            seconds.add(new RunResult.Second(second, second <= spec.warmupSeconds(),
+                    Math.round((now.records() - previous.records()) / elapsed), Math.round(reads / elapsed),
+                    reads > 0 ? (now.readSeconds() - previous.readSeconds()) / reads * 1e6 : null,
+                    Math.round(now.errors() - previous.errors())));
+            if (second == spec.warmupSeconds()) {
+                control(scraper, "/measure");
+            }
+            if (second % PROGRESS_EVERY_SECONDS == 0 || second == total) {
+                RunResult.Second last = seconds.get(seconds.size() - 1);
+                out.printf(Locale.ROOT, "  [%3d/%d s] %,d records/s%s%n", second, total, last.records(),
+                        last.errors() > 0 ? ", " + last.errors() + " errors" : "");
+            }
+            previous = now;
+        }
+        control(scraper, "/stop");
+        if (!job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS)) {
+            throw new JobFailure("the job did not stop within " + stopTimeoutSeconds + " s after the stop request");
+        }
+    }
+
+    private MetricsScraper.Snapshot awaitFirstRecords(Process job, MetricsScraper scraper, Path jobLog)
+            throws InterruptedException, JobFailure {
+        long deadline = System.nanoTime() + startupTimeoutSeconds * SECOND;
+        while (System.nanoTime() < deadline) {
+            if (!job.isAlive()) {
+                throw new JobFailure("the job ended before any record was processed: " + lastLines(jobLog));
+            }
+            try {
+                MetricsScraper.Snapshot snapshot = scraper.scrape();
+                if (snapshot.records() + snapshot.errors() > 0) {
+                    return snapshot;
+                }
+            } catch (IOException notUpYet) {
+                // the job JVM is still starting its endpoint
+            }
+            Thread.sleep(100);
+        }
+        throw new JobFailure("no record was processed within " + startupTimeoutSeconds + " s of launching the job");
+    }
+
+    private static MetricsScraper.Snapshot scrape(MetricsScraper scraper) throws JobFailure, InterruptedException {
+        try {
+            return scraper.scrape();
+        } catch (IOException e) {
+            throw new JobFailure("the job's metrics endpoint stopped answering: " + e);
+        }
+    }
+
+    private static void control(MetricsScraper scraper, String path) throws JobFailure, InterruptedException {
+        try {
+            scraper.post(path);
+        } catch (IOException e) {
+            throw new JobFailure("the job did not accept " + path + ": " + e);
+        }
+    }
+
+    static String lastLines(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return lines.stream().filter(l -> l.contains("Exception") || l.contains("Error") || l.startsWith("streambench"))
+                    .reduce((first, second) -> second)
+                    .orElse(lines.isEmpty() ? "no output" : lines.get(lines.size() - 1)).trim() + " (see " + log + ")";
+        } catch (IOException e) {
+            return "no job log (" + e.getMessage() + ")";
+        }
+    }
+
+    /** The job did not run to its planned end. */
+    static final class JobFailure extends Exception {
+        JobFailure(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package org.streambench.runner;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Where the checkout is (modules, classpaths) and where run-time state goes (servers, data). */
+public final class Home {
+
+    private Home() {
+    }
+
+    /** The checkout: {@code -Dstreambench.home}, else the nearest folder up from here with a {@code bench} launcher. */
+    public static Path root() {
+        String configured = System.getProperty("streambench.home");
+        if (configured != null) {
+            return Path.of(configured).toAbsolutePath().normalize();
+        }
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve("bench")) && Files.isDirectory(dir.resolve("runner"))) {
+                return dir;
+            }
+        }
+        throw new UserError("cannot find the streambench checkout; run ./bench from it or set -Dstreambench.home");
+    }
+
+    /** Run-time state: {@code $STREAMBENCH_WORK}, else {@code <checkout>/work}. */
+    public static Path work() {
+        String configured = System.getenv("STREAMBENCH_WORK");
+        return configured != null && !configured.isBlank() ? Path.of(configured).toAbsolutePath() : root().resolve("work");
+    }
+
+    /** The runtime classpath of a module built by Maven: its classes plus target/classpath.txt. */
+    public static String classpathOf(String module) {
+        Path target = root().resolve(module).resolve("target");
+        Path listing = target.resolve("classpath.txt");
+        if (!Files.isRegularFile(listing) || !Files.isDirectory(target.resolve("classes"))) {
+            throw new UserError("module " + module + " is not built; run ./bench build (or mvn -DskipTests package)");
+        }
+        try {
+            return target.resolve("classes") + java.io.File.pathSeparator + Files.readString(listing).trim();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static String javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}

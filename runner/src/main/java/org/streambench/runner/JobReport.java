@@ -1,0 +1,44 @@
+package org.streambench.runner;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.streambench.operators.LatencyStats;
+import org.streambench.operators.Operation;
+
+/** What the job JVM reported when it ended (see {@code JobMain}). */
+record JobReport(String status, String error, String engineVersion, Map<Integer, Long> emittedByInstance,
+                 Map<Operation, Long> processed, long errors, String firstError, LatencyStats latency) {
+
+    static JobReport read(Path file) throws IOException {
+        Properties p = new Properties();
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(in);
+        }
+        Map<Integer, Long> emitted = new TreeMap<>();
+        int instances = Integer.parseInt(p.getProperty("generator.instances", "0"));
+        for (int i = 0; i < instances; i++) {
+            emitted.put(i, Long.parseLong(p.getProperty("generator." + i + ".emitted", "0")));
+        }
+        Map<Operation, Long> processed = new TreeMap<>();
+        for (Operation op : Operation.values()) {
+            processed.put(op, Long.parseLong(p.getProperty("processed." + op.label(), "0")));
+        }
+        LatencyStats latency = p.getProperty("latency.count") == null ? null : LatencyStats.readFrom(p, "latency.");
+        return new JobReport(p.getProperty("status"), p.getProperty("error"), p.getProperty("engineVersion"), emitted,
+                processed, Long.parseLong(p.getProperty("errors", "0")), p.getProperty("firstError"), latency);
+    }
+
+    long totalEmitted() {
+        return emittedByInstance.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    long totalProcessed() {
+        return processed.values().stream().mapToLong(Long::longValue).sum();
+    }
+}

@@ -1,0 +1,72 @@
+package org.streambench.runner;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** Reads the job's Prometheus endpoint and sums the streambench counters over their labels. */
+final class MetricsScraper {
+
+    /** Cumulative counters at one instant. */
+    record Snapshot(long nanoTime, double records, double reads, double readSeconds, double errors, double generated) {
+    }
+
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final URI metrics;
+    private final String base;
+
+    MetricsScraper(String host, int port) {
+        this.base = "http://" + host + ":" + port;
+        this.metrics = URI.create(base + "/metrics");
+    }
+
+    Snapshot scrape() throws IOException, InterruptedException {
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IOException("metrics endpoint answered " + response.statusCode());
+        }
+        return parse(response.body(), System.nanoTime());
+    }
+
+    void post(String path) throws IOException, InterruptedException {
+        HttpResponse<Void> response = client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(5))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+        if (response.statusCode() != 200) {
+            throw new IOException(path + " answered " + response.statusCode());
+        }
+    }
+
+    static Snapshot parse(String text, long nanoTime) {
+        double records = 0;
+        double reads = 0;
+        double readSeconds = 0;
+        double errors = 0;
+        double generated = 0;
+        for (String line : text.split("\n")) {
+            if (line.isEmpty() || line.charAt(0) == '#') {
+                continue;
+            }
+            int brace = line.indexOf('{');
+            int space = line.lastIndexOf(' ');
+            if (space < 0) {
+                continue;
+            }
+            String name = line.substring(0, brace >= 0 ? brace : space);
+            double value = Double.parseDouble(line.substring(space + 1));
+            switch (name) {
+                case "streambench_records_total" -> records += value;
+                case "streambench_read_latency_seconds_count" -> reads += value;
+                case "streambench_read_latency_seconds_sum" -> readSeconds += value;
+                case "streambench_db_errors_total" -> errors += value;
+                case "streambench_generated_records_total" -> generated += value;
+                default -> {
+                }
+            }
+        }
+        return new Snapshot(nanoTime, records, reads, readSeconds, errors, generated);
+    }
+}

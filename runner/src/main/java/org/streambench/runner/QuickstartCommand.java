@@ -1,0 +1,89 @@
+package org.streambench.runner;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.streambench.generator.Pattern;
+import org.streambench.operators.ExperimentSpec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "quickstart", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "The four patterns at one BLOB size on Flink x the suite's own PostgreSQL, short runs, one table.")
+final class QuickstartCommand implements Callable<Integer> {
+
+    @Option(names = "--blob", defaultValue = "10000", description = "BLOB size in bytes (default: ${DEFAULT-VALUE}).")
+    String blob;
+
+    @Option(names = "--duration", defaultValue = "10s", description = "Measured time per pattern (default: ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(names = "--warmup", defaultValue = "3s", description = "Warm-up per pattern (default: ${DEFAULT-VALUE}).")
+    String warmup;
+
+    @Option(names = "--keys", defaultValue = "10000", description = "Prefilled key space (default: ${DEFAULT-VALUE}).")
+    String keys;
+
+    @Mixin
+    JobOptions job;
+
+    @Spec
+    CommandSpec command;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter console = command.commandLine().getOut();
+        ExperimentOptions options = new ExperimentOptions();
+        options.engine = "flink";
+        options.database = "postgresql";
+        options.pattern = "update";
+        options.blob = blob;
+        options.duration = duration;
+        options.warmup = warmup;
+        options.rate = "0";
+        options.keys = keys;
+        options.parallelism = "1";
+        options.generatorParallelism = "1";
+        options.seed = "1";
+        ExperimentSpec base = options.toSpec(job);
+        ExperimentRunner runner = job.runner(console);
+        Path root = Home.root().resolve("results")
+                .resolve("quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        List<RunResult> results = new ArrayList<>();
+        try (DatabaseSession session = DatabaseSession.open("postgresql", new ConnectionOptions(), console)) {
+            for (Pattern pattern : Pattern.values()) {
+                console.printf("%n== %s ==%n", pattern.cliName());
+                ExperimentSpec spec = new ExperimentSpec(base.engine(), base.database(), pattern, base.blobBytes(),
+                        base.durationSeconds(), base.warmupSeconds(), base.rate(), base.keys(), base.parallelism(),
+                        base.generatorParallelism(), base.seed(), 0, base.metricsHost(), base.metricsPort(), session.settings());
+                Path dir = Files.createDirectories(root.resolve(pattern.cliName()));
+                RunResult result = runner.run(spec, session.database(), session.storesData(), dir);
+                console.println(RunCommand.summary(result, dir));
+                results.add(result);
+            }
+        }
+        console.printf(Locale.ROOT, "%nFlink x PostgreSQL 17 (local), %s B BLOBs, %s measured per pattern, results in %s%n",
+                blob, duration, root);
+        console.printf(Locale.ROOT, "%-8s %12s %10s %14s %10s %s%n", "pattern", "records/s", "sd", "read mean us", "p99 us", "verification");
+        for (RunResult r : results) {
+            boolean reads = r.spec().pattern().reads() && r.readLatencyMicros() != null;
+            console.printf(Locale.ROOT, "%-8s %12.0f %10.0f %14s %10s %s%n", r.spec().pattern().cliName(),
+                    r.throughput().mean(), r.throughput().stddev(),
+                    reads ? String.format(Locale.ROOT, "%.0f", r.readLatencyMicros().mean()) : "-",
+                    reads ? Long.toString(r.readLatencyMicros().p99()) : "-",
+                    r.verification() == null ? "FAILED: " + r.error()
+                            : r.verification().mismatches() == 0 ? "ok (" + r.verification().checked() + " checks)"
+                            : r.verification().mismatches() + " MISMATCHES");
+        }
+        return results.stream().allMatch(RunResult::passed) ? 0 : 1;
+    }
+}

@@ -1,0 +1,97 @@
+package org.streambench.runner;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.LatencyStats;
+
+/** Writes and reads result.json (self-describing: spec, results, versions, machine) and per-second.csv. */
+final class ResultFiles {
+
+    static final String RESULT = "result.json";
+    static final String PER_SECOND = "per-second.csv";
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private ResultFiles() {
+    }
+
+    static void write(RunResult result, Path dir) throws IOException {
+        JSON.writeValue(dir.resolve(RESULT).toFile(), toJson(result));
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(dir.resolve(PER_SECOND)))) {
+            csv.println("second,warmup,records,reads,readLatencyMeanMicros,errors");
+            for (RunResult.Second s : result.perSecond()) {
+                String latency = s.readLatencyMeanMicros() == null ? "" : String.format(Locale.ROOT, "%.1f", s.readLatencyMeanMicros());
+                csv.printf(Locale.ROOT, "%d,%b,%d,%d,%s,%d%n", s.second(), s.warmup(), s.records(), s.reads(), latency, s.errors());
+            }
+        }
+    }
+
+    static Map<String, Object> toJson(RunResult r) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("spec", spec(r.spec()));
+        json.put("status", r.status());
+        json.put("error", r.error());
+        json.put("startedAt", r.startedAt());
+        json.put("throughput", r.throughput() == null ? null
+                : ordered("mean", r.throughput().mean(), "stddev", r.throughput().stddev(), "unit", "records/s"));
+        json.put("readLatencyMicros", r.spec().pattern().reads() ? latency(r.readLatencyMicros()) : null);
+        json.put("perSecond", r.perSecond());
+        json.put("counts", counts(r.report()));
+        json.put("verification", r.verification());
+        json.put("environment", r.environment());
+        return json;
+    }
+
+    private static Map<String, Object> spec(ExperimentSpec s) {
+        Map<String, Object> settings = new LinkedHashMap<>(s.databaseSettings());
+        settings.computeIfPresent("password", (k, v) -> v.toString().isEmpty() ? "" : "***");
+        return ordered("engine", s.engine(), "database", s.database(), "pattern", s.pattern().cliName(),
+                "blobBytes", s.blobBytes(), "durationSeconds", s.durationSeconds(), "warmupSeconds", s.warmupSeconds(),
+                "rate", s.rate(), "keys", s.keys(), "parallelism", s.parallelism(),
+                "generatorParallelism", s.generatorParallelism(), "seed", s.seed(), "runToken", s.runToken(),
+                "databaseSettings", settings);
+    }
+
+    private static Map<String, Object> latency(LatencyStats l) {
+        if (l == null) {
+            return null;
+        }
+        return ordered("count", l.count(), "mean", l.mean(), "stddev", l.stddev(), "p50", l.p50(), "p95", l.p95(),
+                "p99", l.p99(), "p999", l.p999(), "max", l.max());
+    }
+
+    private static Map<String, Object> counts(JobReport report) {
+        if (report == null) {
+            return null;
+        }
+        Map<String, Object> processed = new LinkedHashMap<>();
+        report.processed().forEach((op, n) -> processed.put(op.label(), n));
+        return ordered("emitted", report.totalEmitted(), "emittedByInstance", report.emittedByInstance(),
+                "processed", processed, "errors", report.errors(), "firstError", report.firstError());
+    }
+
+    private static Map<String, Object> ordered(Object... keysAndValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return map;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> read(Path dir) throws IOException {
+        return JSON.readValue(dir.resolve(RESULT).toFile(), Map.class);
+    }
+
+    static List<String> csvLines(Path dir) throws IOException {
+        return Files.readAllLines(dir.resolve(PER_SECOND));
+    }
+}

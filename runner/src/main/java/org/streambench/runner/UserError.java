@@ -1,0 +1,9 @@
+package org.streambench.runner;
+
+/** Bad input or an unusable environment: one line that says what and how to fix it; exit code 2. */
+public final class UserError extends RuntimeException {
+
+    public UserError(String message) {
+        super(message);
+    }
+}
