@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.streambench.db.DatabaseException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.OptionSpec;
@@ -37,6 +38,10 @@ public final class Bench {
             if (e instanceof UserError) {
                 err.println("bench: " + e.getMessage());
                 return 2;
+            }
+            if (e instanceof DatabaseException) {
+                err.println("bench: the run failed: " + e.getMessage());
+                return 1;
             }
             err.println("bench: unexpected failure: " + e);
             e.printStackTrace(err);

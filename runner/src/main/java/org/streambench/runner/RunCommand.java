@@ -53,7 +53,13 @@ final class RunCommand implements Callable<Integer> {
         requireUsable(dir);
         try (DatabaseSession session = DatabaseSession.open(spec.database(), connection, console)) {
             Files.createDirectories(dir);
-            RunResult result = runner.run(spec.withDatabaseSettings(session.settings()), session.database(), session.storesData(), dir);
+            RunResult result;
+            try {
+                result = runner.run(spec.withDatabaseSettings(session.settings()), session.database(), session.storesData(), dir);
+            } catch (RuntimeException e) {
+                deleteIfEmpty(dir);
+                throw e;
+            }
             console.println(summary(result, dir));
             return result.passed() ? 0 : 1;
         }
@@ -74,6 +80,14 @@ final class RunCommand implements Callable<Integer> {
             }
         } else if (Files.exists(dir)) {
             throw new UserError("--out " + dir + " is a file, not a folder");
+        }
+    }
+
+    private static void deleteIfEmpty(Path dir) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                Files.delete(dir);
+            }
         }
     }
 

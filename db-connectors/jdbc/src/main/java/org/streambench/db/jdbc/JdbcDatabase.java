@@ -23,7 +23,7 @@ import org.streambench.generator.SensorRecord;
 public abstract class JdbcDatabase implements Database {
 
     public static final String DEFAULT_TABLE = "sensor_records";
-    private static final String COLUMNS = "id, int1, int2, int3, double1, double2, double3, payload";
+    private static final String COLUMNS = "id, int_1, int_2, int_3, double_1, double_2, double_3, payload";
     /** Prefill batches are cut at this many BLOB bytes, so 100 KB BLOBs do not build huge batches. */
     private static final long PREFILL_BATCH_BYTES = 8L << 20;
     private static final int PREFILL_BATCH_ROWS = 1000;
@@ -70,8 +70,8 @@ public abstract class JdbcDatabase implements Database {
         try (Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
             statement.execute("CREATE TABLE " + table + " (id " + idType() + " PRIMARY KEY,"
-                    + " int1 INTEGER NOT NULL, int2 INTEGER NOT NULL, int3 INTEGER NOT NULL,"
-                    + " double1 DOUBLE PRECISION NOT NULL, double2 DOUBLE PRECISION NOT NULL, double3 DOUBLE PRECISION NOT NULL,"
+                    + " int_1 INTEGER NOT NULL, int_2 INTEGER NOT NULL, int_3 INTEGER NOT NULL,"
+                    + " double_1 DOUBLE PRECISION NOT NULL, double_2 DOUBLE PRECISION NOT NULL, double_3 DOUBLE PRECISION NOT NULL,"
                     + " payload " + blobType() + " NOT NULL)");
         } catch (SQLException e) {
             throw failure("reset the schema", e);
@@ -114,7 +114,7 @@ public abstract class JdbcDatabase implements Database {
         try {
             if (readStatement == null) {
                 readStatement = connection.prepareStatement(
-                        "SELECT int1, int2, int3, double1, double2, double3, payload FROM " + table + " WHERE id = ?");
+                        "SELECT int_1, int_2, int_3, double_1, double_2, double_3, payload FROM " + table + " WHERE id = ?");
             }
             readStatement.setString(1, id);
             try (ResultSet rs = readStatement.executeQuery()) {
@@ -149,7 +149,7 @@ public abstract class JdbcDatabase implements Database {
         try {
             if (updateStatement == null) {
                 updateStatement = connection.prepareStatement("UPDATE " + table
-                        + " SET int1 = ?, int2 = ?, int3 = ?, double1 = ?, double2 = ?, double3 = ?, payload = ? WHERE id = ?");
+                        + " SET int_1 = ?, int_2 = ?, int_3 = ?, double_1 = ?, double_2 = ?, double_3 = ?, payload = ? WHERE id = ?");
             }
             bindValues(updateStatement, 1, record);
             updateStatement.setBytes(7, blob);
