@@ -5,7 +5,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -45,7 +44,7 @@ public final class JobMain {
         }
         if (runtime != null) {
             runtime.requestStop();
-            describe(runtime, report);
+            runtime.describe(report);
             runtime.close();
         }
         try (Writer out = Files.newBufferedWriter(Path.of(args[1]), StandardCharsets.UTF_8)) {
@@ -55,21 +54,6 @@ public final class JobMain {
             exitCode = 1;
         }
         System.exit(exitCode);
-    }
-
-    private static void describe(JobRuntime runtime, Properties report) {
-        Map<Integer, Long> emitted = runtime.emittedByInstance();
-        report.setProperty("generator.instances", Integer.toString(emitted.size()));
-        emitted.forEach((instance, count) -> report.setProperty("generator." + instance + ".emitted", Long.toString(count)));
-        OperatorMetrics metrics = runtime.metrics();
-        for (Operation op : Operation.values()) {
-            report.setProperty("processed." + op.label(), Long.toString(metrics.processedCount(op)));
-        }
-        report.setProperty("errors", Long.toString(metrics.errorCount()));
-        if (metrics.firstError() != null) {
-            report.setProperty("firstError", metrics.firstError());
-        }
-        LatencyStats.of(runtime.measuredLatency()).writeTo(report, "latency.");
     }
 
     private static Throwable rootCause(Throwable t) {

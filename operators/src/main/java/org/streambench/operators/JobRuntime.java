@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
@@ -108,6 +109,21 @@ public final class JobRuntime implements AutoCloseable {
 
     long totalEmitted() {
         return emittedByInstance.values().stream().mapToLong(AtomicLong::get).sum();
+    }
+
+    /** Writes what the runner verifies: emitted records per generator, processed records, errors, latency. */
+    public void describe(Properties report) {
+        Map<Integer, Long> emitted = emittedByInstance();
+        report.setProperty("generator.instances", Integer.toString(emitted.size()));
+        emitted.forEach((instance, count) -> report.setProperty("generator." + instance + ".emitted", Long.toString(count)));
+        for (Operation op : Operation.values()) {
+            report.setProperty("processed." + op.label(), Long.toString(metrics.processedCount(op)));
+        }
+        report.setProperty("errors", Long.toString(metrics.errorCount()));
+        if (metrics.firstError() != null) {
+            report.setProperty("firstError", metrics.firstError());
+        }
+        LatencyStats.of(measuredLatency()).writeTo(report, "latency.");
     }
 
     @Override

@@ -25,9 +25,9 @@ public final class Home {
         throw new UserError("cannot find the streambench checkout; run ./bench from it or set -Dstreambench.home");
     }
 
-    /** Run-time state: {@code $STREAMBENCH_WORK}, else {@code <checkout>/work}. */
+    /** Run-time state: {@code -Dstreambench.work}, else {@code $STREAMBENCH_WORK}, else {@code <checkout>/work}. */
     public static Path work() {
-        String configured = System.getenv("STREAMBENCH_WORK");
+        String configured = System.getProperty("streambench.work", System.getenv("STREAMBENCH_WORK"));
         return configured != null && !configured.isBlank() ? Path.of(configured).toAbsolutePath() : root().resolve("work");
     }
 

@@ -20,10 +20,16 @@ record JobReport(String status, String error, String engineVersion, Map<Integer,
         try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(in);
         }
+        return parse(p);
+    }
+
+    static JobReport parse(Properties p) {
         Map<Integer, Long> emitted = new TreeMap<>();
-        int instances = Integer.parseInt(p.getProperty("generator.instances", "0"));
-        for (int i = 0; i < instances; i++) {
-            emitted.put(i, Long.parseLong(p.getProperty("generator." + i + ".emitted", "0")));
+        for (String key : p.stringPropertyNames()) {
+            if (key.startsWith("generator.") && key.endsWith(".emitted")) {
+                emitted.put(Integer.parseInt(key.substring("generator.".length(), key.length() - ".emitted".length())),
+                        Long.parseLong(p.getProperty(key)));
+            }
         }
         Map<Operation, Long> processed = new TreeMap<>();
         for (Operation op : Operation.values()) {

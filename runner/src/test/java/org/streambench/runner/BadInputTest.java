@@ -1,0 +1,109 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Bad input: one line saying what is wrong and how to fix it, exit code 2, no result folder. */
+class BadInputTest {
+
+    @TempDir
+    Path tmp;
+
+    private void assertRejected(String expectedFragment, String... options) {
+        Path out = tmp.resolve("out");
+        List<String> args = new ArrayList<>(List.of("run"));
+        args.addAll(List.of(options));
+        for (String[] fallback : new String[][] {{"--duration", "2s"}, {"--warmup", "1s"}, {"--metrics-port", "0"}}) {
+            if (!args.contains(fallback[0])) {
+                args.addAll(List.of(fallback));
+            }
+        }
+        args.addAll(List.of("--out", out.toString()));
+        CliResult result = CliResult.bench(args.toArray(String[]::new));
+        assertEquals(2, result.code(), result.toString());
+        String err = result.err().strip();
+        assertEquals(1, err.lines().count(), "exactly one line: " + err);
+        assertTrue(err.startsWith("bench: "), err);
+        assertTrue(err.contains(expectedFragment), "'" + expectedFragment + "' not in: " + err);
+        assertFalse(Files.exists(out), "no result folder may be left behind");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--engine|storm|unknown engine 'storm'; use one of: flink",
+        "--engine|spark|engine 'spark' has no adapter yet",
+        "--db|oracle|unknown database 'oracle'; use one of: mariadb, noop, postgresql",
+        "--db|cassandra|database 'cassandra' has no connector yet",
+        "--pattern|delete|unknown pattern 'delete'; use one of read, insert, update, mixed",
+        "--blob|abc|--blob 'abc' must be a positive whole number of bytes",
+        "--blob|0|--blob '0' must be a positive whole number",
+        "--blob|-5|--blob '-5' must be a positive whole number",
+        "--blob|1.5|--blob '1.5' must be a positive whole number",
+        "--rate|fast|--rate 'fast' must be a number >= 0",
+        "--keys|0|--keys '0' must be a positive whole number",
+        "--parallelism|none|--parallelism 'none' must be a positive whole number",
+        "--duration|5x|--duration '5x' is not a duration; write it like 30s",
+        "--job-heap|lots|--job-heap 'lots' must look like 512m or 2g",
+    })
+    void rejectsABadValue(String option, String value, String message) {
+        assertRejected(message, option, value);
+    }
+
+    @Test
+    void rejectsADurationNotLongerThanTheWarmup() {
+        assertRejected("--duration (5 s) must be longer than --warmup (5 s)", "--duration", "5s", "--warmup", "5s", "--db", "noop");
+    }
+
+    @Test
+    void rejectsAnUnknownOption() {
+        assertRejected("Unknown option: '--frobnicate'", "--frobnicate");
+    }
+
+    @Test
+    void rejectsAnUnreachableDatabase() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        assertRejected("cannot connect to postgresql at jdbc:postgresql://127.0.0.1:" + closedPort,
+                "--db", "postgresql", "--db-url", "jdbc:postgresql://127.0.0.1:" + closedPort + "/postgres");
+    }
+
+    @Test
+    void rejectsAMetricsPortInUse() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0)) {
+            assertRejected("choose another --metrics-port", "--db", "noop", "--metrics-port", Integer.toString(taken.getLocalPort()));
+        }
+    }
+
+    @Test
+    void rejectsAMissingOrMalformedSpecFile() throws IOException {
+        assertRejected("does not exist", "--spec", tmp.resolve("missing.yaml").toString());
+        Path spec = tmp.resolve("bad.yaml");
+        Files.writeString(spec, "db: noop\nblobsize: 10\n");
+        assertRejected("unknown key 'blobsize'", "--spec", spec.toString());
+    }
+
+    @Test
+    void refusesToOverwriteANonEmptyResultFolder() throws IOException {
+        Path out = Files.createDirectories(tmp.resolve("used"));
+        Files.writeString(out.resolve("result.json"), "{}");
+        CliResult result = CliResult.bench("run", "--db", "noop", "--duration", "2s", "--warmup", "1s", "--metrics-port", "0",
+                "--out", out.toString());
+        assertEquals(2, result.code(), result.toString());
+        assertTrue(result.err().contains("is not empty; choose another --out"), result.err());
+        assertEquals("{}", Files.readString(out.resolve("result.json")));
+    }
+}

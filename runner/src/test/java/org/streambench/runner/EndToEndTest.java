@@ -1,0 +1,189 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.streambench.runner.servers.LocalServers;
+import org.streambench.runner.servers.ServerState;
+
+/** bench run through the real CLI: a Flink job JVM against a real PostgreSQL, result files, metrics. */
+class EndToEndTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"read", "insert", "update", "mixed"})
+    void flinkOnPostgresqlRunsVerifiesAndWritesTheResultContract(String pattern, @TempDir Path tmp) throws Exception {
+        ServerState postgres = TestServers.start("postgresql");
+        int metricsPort = TestServers.freePort();
+        Path out = tmp.resolve("run");
+        CliResult run;
+        String scraped;
+        try (MetricsWatcher watcher = new MetricsWatcher(metricsPort, pattern)) {
+            run = CliResult.bench("run", "--engine", "flink", "--db", "postgresql", "--pattern", pattern, "--blob", "1000",
+                    "--duration", "3s", "--warmup", "1s", "--keys", "2000", "--metrics-port", Integer.toString(metricsPort),
+                    "--db-url", postgres.settings().get("url"), "--db-user", "postgres", "--out", out.toString());
+            scraped = watcher.seen();
+        }
+        assertEquals(0, run.code(), run.toString());
+        assertTrue(run.out().contains("0 mismatches"), run.out());
+
+        Map<String, Object> result = ResultFiles.read(out);
+        Map<String, Object> spec = map(result, "spec");
+        assertEquals("flink", spec.get("engine"));
+        assertEquals("postgresql", spec.get("database"));
+        assertEquals(pattern, spec.get("pattern"));
+        assertEquals(1000, spec.get("blobBytes"));
+        assertEquals(3, spec.get("durationSeconds"));
+        assertEquals(1, spec.get("warmupSeconds"));
+        assertEquals(0.0, spec.get("rate"));
+        assertEquals(2000, spec.get("keys"));
+        assertEquals(1, spec.get("parallelism"));
+        assertEquals("ok", result.get("status"));
+
+        Map<String, Object> throughput = map(result, "throughput");
+        assertEquals("records/s", throughput.get("unit"));
+        assertTrue(((Number) throughput.get("mean")).doubleValue() > 0, throughput.toString());
+
+        Map<String, Object> latency = map(result, "readLatencyMicros");
+        if (pattern.equals("insert")) {
+            assertNull(latency, "insert-only has no read latency");
+        } else {
+            assertTrue(((Number) latency.get("count")).longValue() > 0, latency.toString());
+            assertTrue(((Number) latency.get("mean")).doubleValue() > 0, latency.toString());
+            long p50 = ((Number) latency.get("p50")).longValue();
+            long p99 = ((Number) latency.get("p99")).longValue();
+            assertTrue(p50 <= p99 && p99 <= ((Number) latency.get("max")).longValue(), latency.toString());
+        }
+
+        List<Map<String, Object>> perSecond = list(result, "perSecond");
+        assertEquals(4, perSecond.size(), "1 s warm-up + 3 s measured");
+        assertEquals(true, perSecond.get(0).get("warmup"));
+        assertEquals(false, perSecond.get(1).get("warmup"));
+        double measuredMean = perSecond.subList(1, 4).stream().mapToDouble(s -> ((Number) s.get("records")).doubleValue()).average().orElseThrow();
+        assertEquals(measuredMean, ((Number) throughput.get("mean")).doubleValue(), 1e-6, "throughput excludes the warm-up");
+        assertEquals(5, ResultFiles.csvLines(out).size(), "header + one line per second");
+
+        Map<String, Object> verification = map(result, "verification");
+        assertEquals(0, verification.get("mismatches"), verification.toString());
+        assertTrue(((Number) verification.get("checked")).longValue() >= 5, verification.toString());
+        Map<String, Object> counts = map(result, "counts");
+        long processed = map(counts, "processed").values().stream().mapToLong(v -> ((Number) v).longValue()).sum();
+        assertEquals(((Number) counts.get("emitted")).longValue(), processed);
+
+        Map<String, Object> environment = map(result, "environment");
+        assertTrue(String.valueOf(environment.get("engineVersion")).contains("Flink 1.20.1"), environment.toString());
+        assertTrue(String.valueOf(environment.get("databaseVersion")).startsWith("PostgreSQL 17"), environment.toString());
+        assertTrue(((Number) environment.get("cores")).intValue() > 0);
+        assertNotNull(environment.get("java"));
+
+        assertNotNull(scraped, "the job's metrics endpoint served the processed-records counter while it ran");
+        assertTrue(Pattern.compile("streambench_records_total\\{[^}]*engine=\"flink\"[^}]*pattern=\"" + pattern + "\"[^}]*} [1-9]")
+                .matcher(scraped).find(), scraped);
+    }
+
+    @Test
+    void yamlSpecSuppliesOptionsAndTheCommandLineWins(@TempDir Path tmp) throws Exception {
+        Path spec = tmp.resolve("experiment.yaml");
+        Files.writeString(spec, "db: noop\npattern: insert\nblob: 7\nduration: 2s\nwarmup: 1s\nkeys: 100\n");
+        Path out = tmp.resolve("run");
+        CliResult run = CliResult.bench("run", "--spec", spec.toString(), "--pattern", "mixed",
+                "--metrics-port", "0", "--out", out.toString());
+        assertEquals(0, run.code(), run.toString());
+        Map<String, Object> result = ResultFiles.read(out);
+        assertEquals("noop", map(result, "spec").get("database"));
+        assertEquals(7, map(result, "spec").get("blobBytes"));
+        assertEquals("mixed", map(result, "spec").get("pattern"), "the command line overrides the spec file");
+        Map<String, Object> verification = map(result, "verification");
+        assertEquals(0, verification.get("mismatches"), verification.toString());
+        assertTrue(((Number) map(result, "throughput").get("mean")).doubleValue() > 1000, "noop is the harness ceiling");
+    }
+
+    @Test
+    void runStartsTheLocalServerWhenNoUrlIsGivenAndStopsItAfterwards(@TempDir Path tmp) throws Exception {
+        String previous = System.getProperty("streambench.work");
+        Path work = tmp.resolve("work");
+        System.setProperty("streambench.work", work.toString());
+        try {
+            CliResult run = CliResult.bench("run", "--db", "postgresql", "--db-port", Integer.toString(TestServers.freePort()),
+                    "--pattern", "insert", "--blob", "1", "--duration", "2s", "--warmup", "1s",
+                    "--metrics-port", "0", "--out", tmp.resolve("run").toString());
+            assertEquals(0, run.code(), run.toString());
+            assertTrue(run.out().contains("starting postgresql"), run.out());
+            LocalServers servers = new LocalServers(work, new PrintWriter(System.out, true));
+            assertFalse(servers.running("postgresql").isPresent(), "a server the run started is stopped after it");
+            assertFalse(Files.exists(work.resolve("servers/postgresql/server.properties")));
+        } finally {
+            System.setProperty("streambench.work", previous);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> map(Map<String, Object> json, String key) {
+        return (Map<String, Object>) json.get(key);
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> list(Map<String, Object> json, String key) {
+        return (List<Map<String, Object>>) json.get(key);
+    }
+
+    /** Polls a job's metrics endpoint in the background and keeps the last body that counted records. */
+    static final class MetricsWatcher implements AutoCloseable {
+        private final AtomicReference<String> seen = new AtomicReference<>();
+        private final Thread thread;
+        private volatile boolean running = true;
+
+        MetricsWatcher(int port, String pattern) {
+            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build();
+            thread = new Thread(() -> {
+                while (running) {
+                    try {
+                        String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+                        if (body.contains("streambench_records_total")) {
+                            seen.set(body);
+                        }
+                    } catch (Exception notUp) {
+                        // the job is not up yet, or already gone
+                    }
+                    try {
+                        Thread.sleep(200);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "metrics-watcher");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        String seen() {
+            return seen.get();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running = false;
+            thread.interrupt();
+            thread.join(2000);
+        }
+    }
+}

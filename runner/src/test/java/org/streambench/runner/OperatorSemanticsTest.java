@@ -1,0 +1,155 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.streambench.db.Database;
+import org.streambench.db.StoredRecord;
+import org.streambench.generator.Keys;
+import org.streambench.generator.Pattern;
+import org.streambench.generator.RecordGenerator;
+import org.streambench.generator.SensorRecord;
+import org.streambench.operators.Blob;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.JobRuntime;
+import org.streambench.operators.Operation;
+import org.streambench.operators.OperatorMetrics;
+import org.streambench.operators.ProcessingOperator;
+
+/** The processing operator's semantics for every pattern, against real PostgreSQL and MariaDB servers. */
+class OperatorSemanticsTest {
+
+    private static final int KEYS = 20;
+    private JobRuntime runtime;
+
+    @AfterEach
+    void closeRuntime() {
+        if (runtime != null) {
+            runtime.close();
+        }
+    }
+
+    private Database prepare(String database, Pattern pattern, int blobBytes) throws IOException {
+        runtime = JobRuntime.start(new ExperimentSpec("test", database, pattern, blobBytes, 2, 1, 0, KEYS, 1, 1, 7, 3,
+                "127.0.0.1", 0, TestServers.start(database).settings()));
+        Database db = TestServers.open(database);
+        db.resetSchema();
+        if (pattern.needsExistingKeys()) {
+            db.prefill(KEYS, RecordGenerator::prefill, Blob.of(blobBytes));
+        }
+        return db;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void insertStoresTheRecordWithItsBlobAndNoRead(String database) throws IOException {
+        try (Database db = prepare(database, Pattern.INSERT, 100_000); ProcessingOperator operator = ProcessingOperator.open()) {
+            SensorRecord first = new SensorRecord(Keys.fresh(3, 0, 0), 1, 2, 3, 0.25, -1.5, 9.75);
+            SensorRecord second = new SensorRecord(Keys.fresh(3, 0, 1), 4, 5, 6, 1.0, 2.0, 3.0);
+            operator.process(first);
+            operator.process(second);
+            assertEquals(2, db.countRows());
+            StoredRecord stored = db.read(first.id()).orElseThrow();
+            assertEquals(first, stored.record());
+            assertArrayEquals(Blob.of(100_000), stored.blob());
+            OperatorMetrics metrics = runtime.metrics();
+            assertEquals(2, metrics.processedCount(Operation.INSERT));
+            assertEquals(0, runtime.measuredLatency().getTotalCount(), "insert-only must not read");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void updateReadsAddsFieldByFieldAndWritesBack(String database) throws IOException {
+        try (Database db = prepare(database, Pattern.UPDATE, 10_000); ProcessingOperator operator = ProcessingOperator.open()) {
+            SensorRecord delta = new SensorRecord(Keys.existing(5), 10, 20, 30, 0.5, 0.25, -0.125);
+            operator.process(delta);
+            operator.process(delta);
+            SensorRecord expected = RecordGenerator.prefill(5).plus(delta).plus(delta);
+            StoredRecord stored = db.read(Keys.existing(5)).orElseThrow();
+            assertEquals(expected, stored.record());
+            assertEquals(10_000, stored.blob().length);
+            assertEquals(RecordGenerator.prefill(6), db.read(Keys.existing(6)).orElseThrow().record(), "other keys untouched");
+            assertEquals(KEYS, db.countRows());
+            assertEquals(2, runtime.metrics().processedCount(Operation.UPDATE));
+            assertEquals(2, runtime.measuredLatency().getTotalCount(), "every update reads first, timed");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void readOnlyReadsAndChangesNothing(String database) throws IOException {
+        try (Database db = prepare(database, Pattern.READ, 1); ProcessingOperator operator = ProcessingOperator.open()) {
+            operator.process(new SensorRecord(Keys.existing(2), 100, 100, 100, 1, 1, 1));
+            assertEquals(RecordGenerator.prefill(2), db.read(Keys.existing(2)).orElseThrow().record());
+            assertEquals(1, runtime.metrics().processedCount(Operation.READ));
+            assertEquals(1, runtime.measuredLatency().getTotalCount());
+            assertEquals(1, db.read(Keys.existing(2)).orElseThrow().blob().length);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void mixedInsertsNewKeysAndUpdatesExistingOnes(String database) throws IOException {
+        try (Database db = prepare(database, Pattern.MIXED, 10_000); ProcessingOperator operator = ProcessingOperator.open()) {
+            SensorRecord fresh = new SensorRecord(Keys.fresh(3, 0, 9), 7, 8, 9, 0.5, 0.5, 0.5);
+            SensorRecord existing = new SensorRecord(Keys.existing(1), 1, 1, 1, 1, 1, 1);
+            operator.process(fresh);
+            operator.process(existing);
+            assertEquals(KEYS + 1, db.countRows());
+            assertEquals(fresh, db.read(fresh.id()).orElseThrow().record());
+            assertEquals(RecordGenerator.prefill(1).plus(existing), db.read(existing.id()).orElseThrow().record());
+            assertEquals(1, runtime.metrics().processedCount(Operation.INSERT));
+            assertEquals(1, runtime.metrics().processedCount(Operation.UPDATE));
+            assertEquals(2, runtime.measuredLatency().getTotalCount(), "mixed reads before both paths");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void failedCallsAreCountedAndReportedNeverSwallowed(String database) throws IOException {
+        try (Database db = prepare(database, Pattern.INSERT, 1); ProcessingOperator operator = ProcessingOperator.open()) {
+            SensorRecord record = new SensorRecord(Keys.fresh(3, 0, 0), 1, 1, 1, 1, 1, 1);
+            operator.process(record);
+            operator.process(record); // duplicate key
+            assertEquals(1, runtime.metrics().processedCount(Operation.INSERT));
+            assertEquals(1, runtime.metrics().errorCount());
+            assertNotNull(runtime.metrics().firstError());
+            assertTrue(runtime.metrics().firstError().startsWith("insert:"), runtime.metrics().firstError());
+            assertTrue(runtime.metrics().scrape().contains("streambench_db_errors_total"), "errors are exported");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void readOfAMissingKeyIsAnError(String database) throws IOException {
+        try (Database db = prepare(database, Pattern.UPDATE, 1); ProcessingOperator operator = ProcessingOperator.open()) {
+            operator.process(new SensorRecord(Keys.existing(KEYS + 5), 1, 1, 1, 1, 1, 1));
+            assertEquals(0, runtime.metrics().processedCount(Operation.UPDATE));
+            assertEquals(1, runtime.metrics().errorCount());
+            assertEquals(KEYS, db.countRows(), "a missing key must not be inserted by update-only");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 10_000, 100_000})
+    void everyStudyBlobSizeRoundTripsOnBothDatabases(int blobBytes) throws IOException {
+        for (String database : new String[] {"postgresql", "mariadb"}) {
+            try (Database db = prepare(database, Pattern.MIXED, blobBytes); ProcessingOperator operator = ProcessingOperator.open()) {
+                operator.process(new SensorRecord(Keys.fresh(3, 0, 1), 1, 1, 1, 1, 1, 1));
+                operator.process(new SensorRecord(Keys.existing(0), 1, 1, 1, 1, 1, 1));
+                assertEquals(0, db.countBlobsNotOfLength(blobBytes), database);
+                assertEquals(KEYS + 1, db.countRows(), database);
+            } finally {
+                runtime.close();
+                runtime = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Properties;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.streambench.db.Database;
+import org.streambench.generator.Keys;
+import org.streambench.generator.Pattern;
+import org.streambench.generator.RecordGenerator;
+import org.streambench.generator.SensorRecord;
+import org.streambench.operators.Blob;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.GeneratorInstance;
+import org.streambench.operators.JobRuntime;
+import org.streambench.operators.ProcessingOperator;
+
+/**
+ * Drives generator and operator in this JVM against a real server, then checks that the
+ * verifier passes an honest run and catches every kind of change made behind the operator's back.
+ */
+class VerifierTest {
+
+    private static final int KEYS = 50;
+    private static final int BLOB = 1000;
+    private JobRuntime runtime;
+
+    @AfterEach
+    void closeRuntime() {
+        runtime.close();
+    }
+
+    /** Runs {@code records} mixed records from two generator instances; returns the spec used. */
+    private ExperimentSpec honestRun(String database, Database db, int records) throws Exception {
+        ExperimentSpec spec = new ExperimentSpec("test", database, Pattern.MIXED, BLOB, 2, 1, 0, KEYS, 1, 2, 11, 77,
+                "127.0.0.1", 0, TestServers.start(database).settings());
+        runtime = JobRuntime.start(spec);
+        db.resetSchema();
+        db.prefill(KEYS, RecordGenerator::prefill, Blob.of(BLOB));
+        try (ProcessingOperator operator = ProcessingOperator.open()) {
+            GeneratorInstance[] generators = {new GeneratorInstance(0), new GeneratorInstance(1)};
+            for (int i = 0; i < records; i++) {
+                operator.process(generators[i % 2].next());
+            }
+        }
+        return spec;
+    }
+
+    private Verifier.Verification verify(ExperimentSpec spec, Database db) {
+        Properties report = new Properties();
+        runtime.describe(report);
+        return new Verifier(spec).verify(JobReport.parse(report), db, true, KEYS);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void passesAnHonestRunAndCatchesTamperedValues(String database) throws Exception {
+        try (Database db = TestServers.open(database)) {
+            ExperimentSpec spec = honestRun(database, db, 400);
+            Verifier.Verification honest = verify(spec, db);
+            assertEquals(0, honest.mismatches(), honest.details().toString());
+            assertTrue(honest.expectedInserts() > 150 && honest.expectedInserts() < 250, "about half of 400 are new keys");
+            assertEquals(honest.expectedInserts(), honest.rowDelta());
+            assertTrue(honest.checked() > KEYS, "every existing key of a 50-key space is sampled");
+
+            SensorRecord stored = db.read(Keys.existing(7)).orElseThrow().record();
+            db.update(stored.plus(new SensorRecord(stored.id(), 1, 0, 0, 0, 0, 0)), Blob.of(BLOB));
+            Verifier.Verification tampered = verify(spec, db);
+            assertEquals(1, tampered.mismatches(), tampered.details().toString());
+            assertTrue(tampered.details().get(0).contains(Keys.existing(7)), tampered.details().toString());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void catchesAWrongBlobLengthAndAnExtraRow(String database) throws Exception {
+        try (Database db = TestServers.open(database)) {
+            ExperimentSpec spec = honestRun(database, db, 100);
+            SensorRecord stored = db.read(Keys.existing(3)).orElseThrow().record();
+            db.update(stored, Blob.of(BLOB - 1));
+            db.insert(new SensorRecord(Keys.fresh(Keys.MAX_TOKEN, 0, 0), 0, 0, 0, 0, 0, 0), Blob.of(BLOB));
+            Verifier.Verification tampered = verify(spec, db);
+            String details = tampered.details().toString();
+            assertTrue(details.contains("BLOBs are not " + BLOB + " bytes long"), details);
+            assertTrue(details.contains("row count grew by " + (tampered.expectedInserts() + 1)), details);
+            assertTrue(details.contains(Keys.existing(3) + " has a BLOB of " + (BLOB - 1)), details);
+            assertEquals(3, tampered.mismatches(), details);
+        }
+    }
+}
