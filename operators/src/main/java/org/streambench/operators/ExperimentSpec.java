@@ -21,18 +21,31 @@ import org.streambench.generator.Pattern;
  * @param rate               records per second over all generator instances; 0 = unthrottled
  * @param keys               size of the prefilled key space (read, update, mixed)
  * @param runToken           makes this run's new keys unique on a database that keeps old runs
+ * @param recordsPerGenerator a bounded run: each generator instance emits exactly this many
+ *                            records and the job ends by itself; 0 = until the runner stops it
  * @param databaseSettings   connector settings (url, user, password, table, ...)
+ * @param engineSettings     engine options (Spark: batchIntervalMillis; Apex: streamLocality)
  */
 public record ExperimentSpec(String engine, String database, Pattern pattern, int blobBytes,
                              int durationSeconds, int warmupSeconds, double rate, long keys,
                              int parallelism, int generatorParallelism, long seed, int runToken,
-                             String metricsHost, int metricsPort,
-                             Map<String, String> databaseSettings) implements Serializable {
+                             long recordsPerGenerator, String metricsHost, int metricsPort,
+                             Map<String, String> databaseSettings, Map<String, String> engineSettings) implements Serializable {
 
     private static final String DB_PREFIX = "db.";
+    private static final String ENGINE_PREFIX = "engine.";
 
     public ExperimentSpec {
         databaseSettings = Map.copyOf(databaseSettings);
+        engineSettings = Map.copyOf(engineSettings);
+    }
+
+    public boolean bounded() {
+        return recordsPerGenerator > 0;
+    }
+
+    public String engineSetting(String key, String fallback) {
+        return engineSettings.getOrDefault(key, fallback);
     }
 
     public DatabaseSettings settings() {
@@ -41,17 +54,20 @@ public record ExperimentSpec(String engine, String database, Pattern pattern, in
 
     public ExperimentSpec withRunToken(int token) {
         return new ExperimentSpec(engine, database, pattern, blobBytes, durationSeconds, warmupSeconds, rate, keys,
-                parallelism, generatorParallelism, seed, token, metricsHost, metricsPort, databaseSettings);
+                parallelism, generatorParallelism, seed, token, recordsPerGenerator, metricsHost, metricsPort,
+                databaseSettings, engineSettings);
     }
 
     public ExperimentSpec withDatabaseSettings(Map<String, String> settings) {
         return new ExperimentSpec(engine, database, pattern, blobBytes, durationSeconds, warmupSeconds, rate, keys,
-                parallelism, generatorParallelism, seed, runToken, metricsHost, metricsPort, settings);
+                parallelism, generatorParallelism, seed, runToken, recordsPerGenerator, metricsHost, metricsPort,
+                settings, engineSettings);
     }
 
-    public ExperimentSpec withMetricsPort(int port) {
-        return new ExperimentSpec(engine, database, pattern, blobBytes, durationSeconds, warmupSeconds, rate, keys,
-                parallelism, generatorParallelism, seed, runToken, metricsHost, port, databaseSettings);
+    public ExperimentSpec withPattern(Pattern other) {
+        return new ExperimentSpec(engine, database, other, blobBytes, durationSeconds, warmupSeconds, rate, keys,
+                parallelism, generatorParallelism, seed, runToken, recordsPerGenerator, metricsHost, metricsPort,
+                databaseSettings, engineSettings);
     }
 
     public void write(Path file) throws IOException {
@@ -68,9 +84,11 @@ public record ExperimentSpec(String engine, String database, Pattern pattern, in
         p.setProperty("generatorParallelism", Integer.toString(generatorParallelism));
         p.setProperty("seed", Long.toString(seed));
         p.setProperty("runToken", Integer.toString(runToken));
+        p.setProperty("recordsPerGenerator", Long.toString(recordsPerGenerator));
         p.setProperty("metricsHost", metricsHost);
         p.setProperty("metricsPort", Integer.toString(metricsPort));
         databaseSettings.forEach((k, v) -> p.setProperty(DB_PREFIX + k, v));
+        engineSettings.forEach((k, v) -> p.setProperty(ENGINE_PREFIX + k, v));
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             p.store(out, "streambench experiment (written by the runner for the job JVM)");
         }
@@ -81,18 +99,24 @@ public record ExperimentSpec(String engine, String database, Pattern pattern, in
         try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(in);
         }
-        Map<String, String> settings = new TreeMap<>();
-        for (String name : p.stringPropertyNames()) {
-            if (name.startsWith(DB_PREFIX)) {
-                settings.put(name.substring(DB_PREFIX.length()), p.getProperty(name));
-            }
-        }
+        Map<String, String> settings = withPrefix(p, DB_PREFIX);
         return new ExperimentSpec(p.getProperty("engine"), p.getProperty("database"),
                 Pattern.parse(p.getProperty("pattern")), Integer.parseInt(p.getProperty("blobBytes")),
                 Integer.parseInt(p.getProperty("durationSeconds")), Integer.parseInt(p.getProperty("warmupSeconds")),
                 Double.parseDouble(p.getProperty("rate")), Long.parseLong(p.getProperty("keys")),
                 Integer.parseInt(p.getProperty("parallelism")), Integer.parseInt(p.getProperty("generatorParallelism")),
                 Long.parseLong(p.getProperty("seed")), Integer.parseInt(p.getProperty("runToken")),
-                p.getProperty("metricsHost"), Integer.parseInt(p.getProperty("metricsPort")), settings);
+                Long.parseLong(p.getProperty("recordsPerGenerator")),
+                p.getProperty("metricsHost"), Integer.parseInt(p.getProperty("metricsPort")), settings, withPrefix(p, ENGINE_PREFIX));
+    }
+
+    private static Map<String, String> withPrefix(Properties p, String prefix) {
+        Map<String, String> values = new TreeMap<>();
+        for (String name : p.stringPropertyNames()) {
+            if (name.startsWith(prefix)) {
+                values.put(name.substring(prefix.length()), p.getProperty(name));
+            }
+        }
+        return values;
     }
 }

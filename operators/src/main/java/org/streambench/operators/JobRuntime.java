@@ -111,6 +111,52 @@ public final class JobRuntime implements AutoCloseable {
         return emittedByInstance.values().stream().mapToLong(AtomicLong::get).sum();
     }
 
+    /** Whether no generator will emit again: the runner asked to stop, or a bounded run emitted everything. */
+    public boolean generatorsDone() {
+        if (stopRequested) {
+            return true;
+        }
+        return spec.bounded() && emittedByInstance.size() == spec.generatorParallelism()
+                && emittedByInstance.values().stream().allMatch(count -> count.get() >= spec.recordsPerGenerator());
+    }
+
+    /** Whether every emitted record has been processed, successfully or not. */
+    public boolean drained() {
+        return inFlight() <= 0;
+    }
+
+    /** Records emitted but not yet processed (successfully or not). */
+    long inFlight() {
+        long handled = metrics.errorCount();
+        for (Operation op : Operation.values()) {
+            handled += metrics.processedCount(op);
+        }
+        return totalEmitted() - handled;
+    }
+
+    /**
+     * Blocks until the generators are done and every emitted record has been processed; engines
+     * that do not end by themselves when their sources end (Spark Streaming, Apex) call this
+     * before shutting down.
+     */
+    public void awaitGeneratorsDone() throws InterruptedException {
+        while (!generatorsDone()) {
+            Thread.sleep(50);
+        }
+    }
+
+    /** Waits until every emitted record was processed; false if that took longer than the timeout. */
+    public boolean awaitDrained(long timeoutMillis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (!drained()) {
+            if (System.currentTimeMillis() > deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+
     /** Writes what the runner verifies: emitted records per generator, processed records, errors, latency. */
     public void describe(Properties report) {
         Map<Integer, Long> emitted = emittedByInstance();

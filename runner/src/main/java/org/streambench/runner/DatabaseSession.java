@@ -2,7 +2,6 @@ package org.streambench.runner;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
@@ -18,30 +17,27 @@ import org.streambench.runner.servers.ServerState;
  */
 final class DatabaseSession implements AutoCloseable {
 
-    /** Databases of the study that have no connector yet: named in errors, so users know why. */
-    static final List<String> PLANNED = List.of("cassandra", "hbase", "mongodb");
-
     private final String name;
     private final DatabaseProvider provider;
     private final Map<String, String> settings;
     private final Database database;
     private final LocalServers servers;
     private final boolean stopServerOnClose;
+    private final ServerState localServer;
 
     private DatabaseSession(String name, DatabaseProvider provider, Map<String, String> settings, Database database,
-                            LocalServers servers, boolean stopServerOnClose) {
+                            LocalServers servers, boolean stopServerOnClose, ServerState localServer) {
         this.name = name;
         this.provider = provider;
         this.settings = settings;
         this.database = database;
         this.servers = servers;
         this.stopServerOnClose = stopServerOnClose;
+        this.localServer = localServer;
     }
 
     static DatabaseProvider provider(String name) {
-        return Databases.provider(name).orElseThrow(() -> new UserError(PLANNED.contains(name)
-                ? "database '" + name + "' has no connector yet (see the README's status list); available: " + known()
-                : "unknown database '" + name + "'; use one of: " + known()));
+        return Databases.provider(name).orElseThrow(() -> new UserError("unknown database '" + name + "'; use one of: " + known()));
     }
 
     static DatabaseSession open(String name, ConnectionOptions connection, PrintWriter out) {
@@ -49,6 +45,7 @@ final class DatabaseSession implements AutoCloseable {
         Map<String, String> settings = new LinkedHashMap<>();
         LocalServers servers = new LocalServers(Home.work(), out);
         boolean startedHere = false;
+        ServerState state = null;
         if (connection.url != null) {
             settings.put("url", connection.url);
             settings.put("user", connection.user == null ? "" : connection.user);
@@ -58,20 +55,21 @@ final class DatabaseSession implements AutoCloseable {
                 throw new UserError("the suite has no local " + name + " server; pass --db-url to use an external one");
             }
             boolean running = servers.running(name).isPresent();
-            ServerState state = servers.start(name, connection.localPort != null ? connection.localPort : LocalServers.defaultPort(name));
+            state = servers.start(name, connection.localPort != null ? connection.localPort : LocalServers.defaultPort(name));
             startedHere = !running && !connection.keepDb;
             settings.putAll(state.settings());
         }
         settings.putAll(connection.extra);
         try {
             Database database = Databases.open(name, new DatabaseSettings(settings));
-            return new DatabaseSession(name, provider, settings, database, servers, startedHere);
+            return new DatabaseSession(name, provider, settings, database, servers, startedHere, state);
         } catch (DatabaseException e) {
             if (startedHere) {
                 servers.stop(name);
             }
-            throw new UserError(e.getMessage() + (connection.url != null
-                    ? "; check --db-url, or leave it out to use the suite's local server" : ""));
+            throw new UserError(e.getMessage() + (connection.url == null ? ""
+                    : LocalServers.supports(name) ? "; is it running? check --db-url, start the suite's own with ./bench db start " + name
+                            + " (or leave out --db-url and bench run starts it)" : "; check --db-url"));
         }
     }
 
@@ -85,6 +83,16 @@ final class DatabaseSession implements AutoCloseable {
 
     Map<String, String> settings() {
         return settings;
+    }
+
+    /** The server's version, labelled when it is the suite's local server (an emulator says so). */
+    String version() {
+        return localServer != null ? localServer.version() : database.serverVersion();
+    }
+
+    /** A warning that belongs next to every number measured against this database, or null. */
+    String note() {
+        return localServer != null ? localServer.note() : null;
     }
 
     @Override

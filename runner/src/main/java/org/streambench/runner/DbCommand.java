@@ -19,10 +19,11 @@ final class DbCommand {
 
     @Command(name = "start", mixinStandardHelpOptions = true, description = "Start a local server in the background (no-op if it runs).")
     static final class Start implements Callable<Integer> {
-        @Parameters(paramLabel = "DATABASE", description = "postgresql or mariadb")
+        @Parameters(paramLabel = "DATABASE", description = "cassandra, hbase, mongodb, postgresql or mariadb")
         String database;
 
-        @Option(names = "--port", description = "Port (default: 15432 for postgresql, 13306 for mariadb).")
+        @Option(names = "--port", description = "Port (defaults: cassandra 19042 (+1, +2), hbase 12181 (ZooKeeper; +1, +2), "
+                + "mongodb 17017, postgresql 15432, mariadb 13306).")
         Integer port;
 
         @Spec
@@ -36,14 +37,14 @@ final class DbCommand {
                 throw new UserError("no local server for '" + database + "'; local servers: " + String.join(", ", LocalServers.supported()));
             }
             ServerState state = servers.start(database, port != null ? port : LocalServers.defaultPort(database));
-            out.println(database + " url: " + state.settings().get("url") + " user: " + state.settings().get("user"));
+            out.println(database + " url: " + state.settings().get("url") + "  (" + state.version() + ")");
             return 0;
         }
     }
 
     @Command(name = "stop", mixinStandardHelpOptions = true, description = "Stop a local server by its PID; 'all' stops every one.")
     static final class Stop implements Callable<Integer> {
-        @Parameters(paramLabel = "DATABASE", description = "postgresql, mariadb or all")
+        @Parameters(paramLabel = "DATABASE", description = "a database with a local server, or all")
         String database;
 
         @Spec

@@ -3,6 +3,7 @@ package org.streambench.runner;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
@@ -12,10 +13,13 @@ import picocli.CommandLine.Option;
 /** The options that define one experiment; also the keys of a YAML spec file. */
 final class ExperimentOptions {
 
+    /** The runner picks a random unused run token. */
+    static final int RUN_TOKEN_UNSET = -1;
+
     @Option(names = "--engine", defaultValue = "flink", description = "Stream processing engine (default: ${DEFAULT-VALUE}).")
     String engine;
 
-    @Option(names = "--db", defaultValue = "postgresql", description = "Database: postgresql, mariadb, noop (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--db", defaultValue = "postgresql", description = "Database: cassandra, hbase, mongodb, postgresql, mariadb, noop (default: ${DEFAULT-VALUE}).")
     String database;
 
     @Option(names = "--pattern", defaultValue = "update", description = "Access pattern: read, insert, update, mixed (default: ${DEFAULT-VALUE}).")
@@ -45,9 +49,22 @@ final class ExperimentOptions {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the generators (default: ${DEFAULT-VALUE}).")
     String seed;
 
+    @Option(names = "--records", defaultValue = "0", description = "A bounded run: each generator emits exactly this many records "
+            + "and the run ends when all are processed (--duration is then the time limit); 0 = unbounded (default: ${DEFAULT-VALUE}).")
+    String records;
+
+    @Option(names = "--engine-setting", paramLabel = "KEY=VALUE", description = "Engine option; repeatable. "
+            + "spark: batchIntervalMillis (1000); apex: streamLocality (none, container_local, thread_local), "
+            + "maxInFlight (10000: Apex has no backpressure to the generator).")
+    Map<String, String> engineSettings = new LinkedHashMap<>();
+
+    @Option(names = "--run-token", description = "Fix the token that makes new keys unique (0..524287; default: a random unused one), "
+            + "to reproduce a run key for key.")
+    String runToken;
+
     /** Validates everything that can be checked without a database. */
     ExperimentSpec toSpec(JobOptions job) {
-        Engine.parse(engine);
+        Map<String, String> engineOptions = Engine.parse(engine).settings(engineSettings);
         DatabaseSession.provider(database);
         Pattern parsedPattern;
         try {
@@ -78,10 +95,24 @@ final class ExperimentOptions {
         } catch (NumberFormatException e) {
             throw new UserError("--seed '" + seed + "' must be a whole number");
         }
+        long bound = records.trim().equals("0") ? 0 : Inputs.positiveLong("--records", records, " (0 = unbounded)");
+        int token = runToken == null ? RUN_TOKEN_UNSET : runToken(runToken);
         return new ExperimentSpec(engine, database, parsedPattern, blobBytes, durationSeconds, warmupSeconds,
                 Inputs.nonNegative("--rate", rate, " of records per second (0 = unthrottled)"), keyCount,
-                Inputs.positiveInt("--parallelism", parallelism, ""), generators, seedValue, 0,
-                job.metricsHost, metricsPort(job), Map.of());
+                Inputs.positiveInt("--parallelism", parallelism, ""), generators, seedValue, token, bound,
+                job.metricsHost, metricsPort(job), Map.of(), engineOptions);
+    }
+
+    private static int runToken(String text) {
+        try {
+            int token = Integer.parseInt(text.trim());
+            if (token >= 0 && token <= Keys.MAX_TOKEN) {
+                return token;
+            }
+        } catch (NumberFormatException notANumber) {
+            // fall through to the message below
+        }
+        throw new UserError("--run-token '" + text + "' must be a whole number from 0 to " + Keys.MAX_TOKEN);
     }
 
     private static int metricsPort(JobOptions job) {

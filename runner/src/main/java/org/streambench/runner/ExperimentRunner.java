@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.streambench.db.Database;
+import org.streambench.db.DatabaseException;
 import org.streambench.generator.Keys;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.operators.Blob;
@@ -43,12 +44,18 @@ final class ExperimentRunner {
         this.stopTimeoutSeconds = stopTimeoutSeconds;
     }
 
-    RunResult run(ExperimentSpec requested, Database database, boolean storesData, Path dir) throws IOException, InterruptedException {
+    RunResult run(ExperimentSpec requested, DatabaseSession session, Path dir) throws IOException, InterruptedException {
         String startedAt = Instant.now().toString();
         Engine engine = Engine.parse(requested.engine());
-        String databaseVersion = database.serverVersion();
+        Database database = session.database();
+        boolean storesData = session.storesData();
+        String databaseVersion = session.version();
+        if (session.note() != null) {
+            out.println(session.note());
+        }
         database.resetSchema();
-        ExperimentSpec spec = requested.withRunToken(unusedRunToken(database, storesData));
+        ExperimentSpec spec = requested.runToken() == ExperimentOptions.RUN_TOKEN_UNSET
+                ? requested.withRunToken(unusedRunToken(database, storesData)) : requested;
         if (spec.pattern().needsExistingKeys()) {
             out.printf(Locale.ROOT, "prefilling %,d keys with %,d-byte BLOBs ...%n", spec.keys(), spec.blobBytes());
             long start = System.nanoTime();
@@ -77,13 +84,20 @@ final class ExperimentRunner {
         if (error == null && (report == null || !"finished".equals(report.status()))) {
             error = "the " + engine.cliName() + " job failed: " + (report == null ? lastLines(dir.resolve(JOB_LOG)) : report.error());
         }
+        if (error == null && report.errors() > 0) {
+            error = report.errors() + " database calls failed; first: " + report.firstError();
+        }
         Verifier.Verification verification = null;
-        if (error == null) {
+        if (report != null && "finished".equals(report.status())) {
             out.println("verifying the database ...");
-            verification = new Verifier(spec).verify(report, database, storesData, rowsBefore);
+            try {
+                verification = new Verifier(spec).verify(report, database, storesData, rowsBefore);
+            } catch (DatabaseException e) {
+                error = (error == null ? "" : error + "; ") + "verification failed: " + e.getMessage();
+            }
         }
         RunResult.Environment environment = new RunResult.Environment(report == null ? null : report.engineVersion(),
-                databaseVersion, System.getProperty("java.vendor") + " " + System.getProperty("java.version"),
+                databaseVersion, session.note(), System.getProperty("java.vendor") + " " + System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 InetAddress.getLocalHost().getHostName(), ExperimentRunner.class.getPackage().getImplementationVersion());
@@ -112,12 +126,17 @@ final class ExperimentRunner {
         command.addAll(List.of("-cp", Home.classpathOf(engine.module()), engine.mainClass(),
                 dir.resolve(JOB_SPEC).toString(), dir.resolve(JOB_REPORT).toString()));
         out.println("launching the " + engine.cliName() + " job (log: " + dir.resolve(JOB_LOG) + ")");
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(JOB_LOG).toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(JOB_LOG).toFile());
+        builder.environment().putAll(engine.environment());
+        return builder.start();
     }
 
     private void sample(Process job, ExperimentSpec spec, Path jobLog, List<RunResult.Second> seconds) throws InterruptedException, JobFailure {
         MetricsScraper scraper = new MetricsScraper(spec.metricsHost(), spec.metricsPort());
-        MetricsScraper.Snapshot previous = awaitFirstRecords(job, scraper, jobLog);
+        MetricsScraper.Snapshot previous = awaitFirstRecords(job, scraper, jobLog, spec.bounded());
+        if (previous == null) {
+            return; // a bounded run so short that it was over before the first sample
+        }
         int total = spec.warmupSeconds() + spec.durationSeconds();
         out.printf(Locale.ROOT, "records flowing; %d s warm-up, then %d s measured%n", spec.warmupSeconds(), spec.durationSeconds());
         if (spec.warmupSeconds() == 0) {
@@ -130,6 +149,9 @@ final class ExperimentRunner {
                 TimeUnit.NANOSECONDS.sleep(wait);
             }
             if (!job.isAlive()) {
+                if (spec.bounded()) {
+                    return; // a bounded run ends by itself once every record is processed
+                }
                 throw new JobFailure("the job ended after " + (second - 1) + " s, before the run was over: "
                         + lastLines(jobLog));
             }
@@ -150,17 +172,25 @@ final class ExperimentRunner {
             }
             previous = now;
         }
+        if (spec.bounded()) {
+            throw new JobFailure("the bounded run of " + spec.recordsPerGenerator() + " records per generator did not finish within "
+                    + total + " s (raise --duration)");
+        }
         control(scraper, "/stop");
         if (!job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS)) {
             throw new JobFailure("the job did not stop within " + stopTimeoutSeconds + " s after the stop request");
         }
     }
 
-    private MetricsScraper.Snapshot awaitFirstRecords(Process job, MetricsScraper scraper, Path jobLog)
+    /** The first snapshot with processed records; null if a bounded job already ended. */
+    private MetricsScraper.Snapshot awaitFirstRecords(Process job, MetricsScraper scraper, Path jobLog, boolean bounded)
             throws InterruptedException, JobFailure {
         long deadline = System.nanoTime() + startupTimeoutSeconds * SECOND;
         while (System.nanoTime() < deadline) {
             if (!job.isAlive()) {
+                if (bounded && job.exitValue() == 0) {
+                    return null;
+                }
                 throw new JobFailure("the job ended before any record was processed: " + lastLines(jobLog));
             }
             try {

@@ -1,5 +1,6 @@
 package org.streambench.runner;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,15 +32,17 @@ public final class Home {
         return configured != null && !configured.isBlank() ? Path.of(configured).toAbsolutePath() : root().resolve("work");
     }
 
-    /** The runtime classpath of a module built by Maven: its classes plus target/classpath.txt. */
+    /** The runtime classpath of a module built by Maven: its classes (if it has any) plus target/classpath.txt. */
     public static String classpathOf(String module) {
         Path target = root().resolve(module).resolve("target");
         Path listing = target.resolve("classpath.txt");
-        if (!Files.isRegularFile(listing) || !Files.isDirectory(target.resolve("classes"))) {
+        if (!Files.isRegularFile(listing)) {
             throw new UserError("module " + module + " is not built; run ./bench build (or mvn -DskipTests package)");
         }
         try {
-            return target.resolve("classes") + java.io.File.pathSeparator + Files.readString(listing).trim();
+            String dependencies = Files.readString(listing).trim();
+            Path classes = target.resolve("classes");
+            return Files.isDirectory(classes) ? classes + File.pathSeparator + dependencies : dependencies;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

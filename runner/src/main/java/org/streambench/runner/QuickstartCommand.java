@@ -54,6 +54,7 @@ final class QuickstartCommand implements Callable<Integer> {
         options.parallelism = "1";
         options.generatorParallelism = "1";
         options.seed = "1";
+        options.records = "0";
         ExperimentSpec base = options.toSpec(job);
         ExperimentRunner runner = job.runner(console);
         Path root = Home.root().resolve("results")
@@ -62,11 +63,9 @@ final class QuickstartCommand implements Callable<Integer> {
         try (DatabaseSession session = DatabaseSession.open("postgresql", new ConnectionOptions(), console)) {
             for (Pattern pattern : Pattern.values()) {
                 console.printf("%n== %s ==%n", pattern.cliName());
-                ExperimentSpec spec = new ExperimentSpec(base.engine(), base.database(), pattern, base.blobBytes(),
-                        base.durationSeconds(), base.warmupSeconds(), base.rate(), base.keys(), base.parallelism(),
-                        base.generatorParallelism(), base.seed(), 0, base.metricsHost(), base.metricsPort(), session.settings());
+                ExperimentSpec spec = base.withPattern(pattern).withDatabaseSettings(session.settings());
                 Path dir = Files.createDirectories(root.resolve(pattern.cliName()));
-                RunResult result = runner.run(spec, session.database(), session.storesData(), dir);
+                RunResult result = runner.run(spec, session, dir);
                 console.println(RunCommand.summary(result, dir));
                 results.add(result);
             }

@@ -57,6 +57,7 @@ final class ResultFiles {
                 "blobBytes", s.blobBytes(), "durationSeconds", s.durationSeconds(), "warmupSeconds", s.warmupSeconds(),
                 "rate", s.rate(), "keys", s.keys(), "parallelism", s.parallelism(),
                 "generatorParallelism", s.generatorParallelism(), "seed", s.seed(), "runToken", s.runToken(),
+                "recordsPerGenerator", s.recordsPerGenerator(), "engineSettings", s.engineSettings(),
                 "databaseSettings", settings);
     }
 

@@ -55,7 +55,7 @@ final class RunCommand implements Callable<Integer> {
             Files.createDirectories(dir);
             RunResult result;
             try {
-                result = runner.run(spec.withDatabaseSettings(session.settings()), session.database(), session.storesData(), dir);
+                result = runner.run(spec.withDatabaseSettings(session.settings()), session, dir);
             } catch (RuntimeException e) {
                 deleteIfEmpty(dir);
                 throw e;
@@ -95,6 +95,9 @@ final class RunCommand implements Callable<Integer> {
         ExperimentSpec s = r.spec();
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s x %s, %s, %d B: ",
                 s.engine(), s.database(), s.pattern().cliName(), s.blobBytes()));
+        if (r.environment().databaseNote() != null) {
+            line.append("[").append(r.environment().databaseNote()).append("] ");
+        }
         if (!"ok".equals(r.status())) {
             return line.append("FAILED: ").append(r.error()).append(" -> ").append(dir).toString();
         }

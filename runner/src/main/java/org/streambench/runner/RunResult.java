@@ -27,7 +27,7 @@ record RunResult(ExperimentSpec spec, String status, String error, String starte
         }
     }
 
-    record Environment(String engineVersion, String databaseVersion, String java, int cores, long maxMemoryBytes,
+    record Environment(String engineVersion, String databaseVersion, String databaseNote, String java, int cores, long maxMemoryBytes,
                        String os, String host, String streambenchVersion) {
     }
 

@@ -42,10 +42,11 @@ class BadInputTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "--engine|storm|unknown engine 'storm'; use one of: flink",
-        "--engine|spark|engine 'spark' has no adapter yet",
-        "--db|oracle|unknown database 'oracle'; use one of: mariadb, noop, postgresql",
-        "--db|cassandra|database 'cassandra' has no connector yet",
+        "--engine|storm|unknown engine 'storm'; use one of: flink, spark, apex",
+        "--engine-setting|batchIntervalMillis=100|engine flink has no setting 'batchIntervalMillis'",
+        "--records|-3|--records '-3' must be a positive whole number",
+        "--run-token|999999999|--run-token '999999999' must be a whole number from 0 to 524287",
+        "--db|oracle|unknown database 'oracle'; use one of: cassandra, hbase, mariadb, mongodb, noop, postgresql",
         "--pattern|delete|unknown pattern 'delete'; use one of read, insert, update, mixed",
         "--blob|abc|--blob 'abc' must be a positive whole number of bytes",
         "--blob|0|--blob '0' must be a positive whole number",
@@ -71,14 +72,23 @@ class BadInputTest {
         assertRejected("Unknown option: '--frobnicate'", "--frobnicate");
     }
 
-    @Test
-    void rejectsAnUnreachableDatabase() throws IOException {
+    /** A database that is not running: the error names it and says how to start it. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "postgresql|jdbc:postgresql://127.0.0.1:%d/postgres",
+        "mariadb|jdbc:mariadb://127.0.0.1:%d/streambench",
+        "cassandra|127.0.0.1:%d",
+        "hbase|127.0.0.1:%d",
+        "mongodb|mongodb://127.0.0.1:%d",
+    })
+    void rejectsADatabaseThatIsNotRunning(String database, String urlFormat) throws IOException {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
-        assertRejected("cannot connect to postgresql at jdbc:postgresql://127.0.0.1:" + closedPort,
-                "--db", "postgresql", "--db-url", "jdbc:postgresql://127.0.0.1:" + closedPort + "/postgres");
+        String url = String.format(urlFormat, closedPort);
+        assertRejected("cannot connect to " + database + " at " + url, "--db", database, "--db-url", url);
+        assertRejected("start the suite's own with ./bench db start " + database, "--db", database, "--db-url", url);
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -21,23 +22,25 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 
 /** bench run through the real CLI: a Flink job JVM against a real PostgreSQL, result files, metrics. */
 class EndToEndTest {
 
-    @ParameterizedTest
-    @ValueSource(strings = {"read", "insert", "update", "mixed"})
-    void flinkOnPostgresqlRunsVerifiesAndWritesTheResultContract(String pattern, @TempDir Path tmp) throws Exception {
+    @ParameterizedTest(name = "{0} x postgresql, {1}")
+    @CsvSource({"flink,read", "flink,insert", "flink,update", "flink,mixed", "spark,read", "spark,insert", "spark,update",
+        "spark,mixed", "apex,read", "apex,insert", "apex,update", "apex,mixed"})
+    void everyEngineOnPostgresqlRunsVerifiesAndWritesTheResultContract(String engine, String pattern, @TempDir Path tmp)
+            throws Exception {
         ServerState postgres = TestServers.start("postgresql");
         int metricsPort = TestServers.freePort();
         Path out = tmp.resolve("run");
         CliResult run;
         String scraped;
         try (MetricsWatcher watcher = new MetricsWatcher(metricsPort, pattern)) {
-            run = CliResult.bench("run", "--engine", "flink", "--db", "postgresql", "--pattern", pattern, "--blob", "1000",
+            run = CliResult.bench("run", "--engine", engine, "--db", "postgresql", "--pattern", pattern, "--blob", "1000",
                     "--duration", "3s", "--warmup", "1s", "--keys", "2000", "--metrics-port", Integer.toString(metricsPort),
                     "--db-url", postgres.settings().get("url"), "--db-user", "postgres", "--out", out.toString());
             scraped = watcher.seen();
@@ -47,7 +50,7 @@ class EndToEndTest {
 
         Map<String, Object> result = ResultFiles.read(out);
         Map<String, Object> spec = map(result, "spec");
-        assertEquals("flink", spec.get("engine"));
+        assertEquals(engine, spec.get("engine"));
         assertEquals("postgresql", spec.get("database"));
         assertEquals(pattern, spec.get("pattern"));
         assertEquals(1000, spec.get("blobBytes"));
@@ -89,14 +92,47 @@ class EndToEndTest {
         assertEquals(((Number) counts.get("emitted")).longValue(), processed);
 
         Map<String, Object> environment = map(result, "environment");
-        assertTrue(String.valueOf(environment.get("engineVersion")).contains("Flink 1.20.1"), environment.toString());
+        String engineVersion = String.valueOf(environment.get("engineVersion"));
+        assertTrue(engineVersion.contains(Map.of("flink", "Flink 1.20.1", "spark", "Spark 3.5.5", "apex", "Apex 3.7.0").get(engine)),
+                environment.toString());
+        if (engine.equals("spark")) {
+            assertEquals(Map.of("batchIntervalMillis", "1000"), spec.get("engineSettings"), "the micro-batch interval is recorded");
+        }
         assertTrue(String.valueOf(environment.get("databaseVersion")).startsWith("PostgreSQL 17"), environment.toString());
         assertTrue(((Number) environment.get("cores")).intValue() > 0);
         assertNotNull(environment.get("java"));
 
         assertNotNull(scraped, "the job's metrics endpoint served the processed-records counter while it ran");
-        assertTrue(Pattern.compile("streambench_records_total\\{[^}]*engine=\"flink\"[^}]*pattern=\"" + pattern + "\"[^}]*} [1-9]")
+        assertTrue(Pattern.compile("streambench_records_total\\{[^}]*engine=\"" + engine + "\"[^}]*pattern=\"" + pattern + "\"[^}]*} [1-9]")
                 .matcher(scraped).find(), scraped);
+    }
+
+    /** The update pattern (read, add, write back) against each of the study's databases; Spark and Apex on one more. */
+    @ParameterizedTest(name = "{0} x {1}, update")
+    @CsvSource({"flink,mariadb", "flink,cassandra", "flink,hbase", "flink,mongodb", "spark,mariadb", "apex,mariadb"})
+    void updatesEveryDatabaseAndVerifies(String engine, String database, @TempDir Path tmp) throws Exception {
+        ServerState server = TestServers.start(database);
+        Path out = tmp.resolve("run");
+        List<String> args = new ArrayList<>(List.of("run", "--engine", engine, "--db", database, "--pattern", "update",
+                "--blob", "10000", "--duration", "3s", "--warmup", "1s", "--keys", "500", "--metrics-port", "0",
+                "--db-port", Integer.toString(server.port()), "--out", out.toString()));
+        CliResult run = CliResult.bench(args.toArray(String[]::new));
+        assertEquals(0, run.code(), run.toString());
+        Map<String, Object> result = ResultFiles.read(out);
+        assertEquals(database, map(result, "spec").get("database"));
+        Map<String, Object> verification = map(result, "verification");
+        assertEquals(0, verification.get("mismatches"), verification.toString());
+        assertTrue(((Number) verification.get("checked")).longValue() > 500, "all 500 keys sampled: " + verification);
+        long updates = ((Number) map(map(result, "counts"), "processed").get("update")).longValue();
+        assertTrue(updates > 0, result.toString());
+        Map<String, Object> environment = map(result, "environment");
+        if (database.equals("mongodb")) {
+            assertTrue(String.valueOf(environment.get("databaseVersion")).contains("emulator, not MongoDB"), environment.toString());
+            assertTrue(String.valueOf(environment.get("databaseNote")).contains("MONGODB EMULATOR"), environment.toString());
+            assertTrue(run.out().lines().filter(l -> l.startsWith(engine + " x mongodb")).allMatch(l -> l.contains("MONGODB EMULATOR")), run.out());
+        } else {
+            assertNull(environment.get("databaseNote"), environment.toString());
+        }
     }
 
     @Test
@@ -118,11 +154,12 @@ class EndToEndTest {
 
     @Test
     void runStartsTheLocalServerWhenNoUrlIsGivenAndStopsItAfterwards(@TempDir Path tmp) throws Exception {
+        int port = TestServers.freePort(); // also fixes the test JVM's work dir, restored below
         String previous = System.getProperty("streambench.work");
         Path work = tmp.resolve("work");
         System.setProperty("streambench.work", work.toString());
         try {
-            CliResult run = CliResult.bench("run", "--db", "postgresql", "--db-port", Integer.toString(TestServers.freePort()),
+            CliResult run = CliResult.bench("run", "--db", "postgresql", "--db-port", Integer.toString(port),
                     "--pattern", "insert", "--blob", "1", "--duration", "2s", "--warmup", "1s",
                     "--metrics-port", "0", "--out", tmp.resolve("run").toString());
             assertEquals(0, run.code(), run.toString());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,7 +23,10 @@ import org.streambench.operators.Operation;
 import org.streambench.operators.OperatorMetrics;
 import org.streambench.operators.ProcessingOperator;
 
-/** The processing operator's semantics for every pattern, against real PostgreSQL and MariaDB servers. */
+/**
+ * The processing operator's semantics for every pattern, against every database the suite runs
+ * locally (real servers; MongoDB is the wire-protocol emulator, see the README).
+ */
 class OperatorSemanticsTest {
 
     private static final int KEYS = 20;
@@ -36,8 +40,8 @@ class OperatorSemanticsTest {
     }
 
     private Database prepare(String database, Pattern pattern, int blobBytes) throws IOException {
-        runtime = JobRuntime.start(new ExperimentSpec("test", database, pattern, blobBytes, 2, 1, 0, KEYS, 1, 1, 7, 3,
-                "127.0.0.1", 0, TestServers.start(database).settings()));
+        runtime = JobRuntime.start(new ExperimentSpec("test", database, pattern, blobBytes, 2, 1, 0, KEYS, 1, 1, 7, 3, 0,
+                "127.0.0.1", 0, TestServers.start(database).settings(), Map.of()));
         Database db = TestServers.open(database);
         db.resetSchema();
         if (pattern.needsExistingKeys()) {
@@ -47,7 +51,7 @@ class OperatorSemanticsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb"})
+    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void insertStoresTheRecordWithItsBlobAndNoRead(String database) throws IOException {
         try (Database db = prepare(database, Pattern.INSERT, 100_000); ProcessingOperator operator = ProcessingOperator.open()) {
             SensorRecord first = new SensorRecord(Keys.fresh(3, 0, 0), 1, 2, 3, 0.25, -1.5, 9.75);
@@ -65,7 +69,7 @@ class OperatorSemanticsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb"})
+    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void updateReadsAddsFieldByFieldAndWritesBack(String database) throws IOException {
         try (Database db = prepare(database, Pattern.UPDATE, 10_000); ProcessingOperator operator = ProcessingOperator.open()) {
             SensorRecord delta = new SensorRecord(Keys.existing(5), 10, 20, 30, 0.5, 0.25, -0.125);
@@ -83,7 +87,7 @@ class OperatorSemanticsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb"})
+    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void readOnlyReadsAndChangesNothing(String database) throws IOException {
         try (Database db = prepare(database, Pattern.READ, 1); ProcessingOperator operator = ProcessingOperator.open()) {
             operator.process(new SensorRecord(Keys.existing(2), 100, 100, 100, 1, 1, 1));
@@ -95,7 +99,7 @@ class OperatorSemanticsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb"})
+    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void mixedInsertsNewKeysAndUpdatesExistingOnes(String database) throws IOException {
         try (Database db = prepare(database, Pattern.MIXED, 10_000); ProcessingOperator operator = ProcessingOperator.open()) {
             SensorRecord fresh = new SensorRecord(Keys.fresh(3, 0, 9), 7, 8, 9, 0.5, 0.5, 0.5);
@@ -111,8 +115,9 @@ class OperatorSemanticsTest {
         }
     }
 
+    /** Cassandra and HBase writes are upserts by design, so only these reject a duplicate key. */
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb"})
+    @ValueSource(strings = {"postgresql", "mariadb", "mongodb"})
     void failedCallsAreCountedAndReportedNeverSwallowed(String database) throws IOException {
         try (Database db = prepare(database, Pattern.INSERT, 1); ProcessingOperator operator = ProcessingOperator.open()) {
             SensorRecord record = new SensorRecord(Keys.fresh(3, 0, 0), 1, 1, 1, 1, 1, 1);
@@ -127,7 +132,7 @@ class OperatorSemanticsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb"})
+    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void readOfAMissingKeyIsAnError(String database) throws IOException {
         try (Database db = prepare(database, Pattern.UPDATE, 1); ProcessingOperator operator = ProcessingOperator.open()) {
             operator.process(new SensorRecord(Keys.existing(KEYS + 5), 1, 1, 1, 1, 1, 1));
@@ -138,14 +143,32 @@ class OperatorSemanticsTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
+    void resetEmptiesTheSchemaAndPrefillStoresEveryKey(String database) throws IOException {
+        try (Database db = prepare(database, Pattern.UPDATE, 10_000)) {
+            assertEquals(KEYS, db.countRows());
+            assertEquals(0, db.countBlobsNotOfLength(10_000));
+            assertEquals(KEYS, db.countBlobsNotOfLength(9_999));
+            for (long index = 0; index < KEYS; index++) {
+                assertEquals(RecordGenerator.prefill(index), db.read(Keys.existing(index)).orElseThrow().record());
+            }
+            assertTrue(db.read(Keys.existing(KEYS)).isEmpty());
+            db.resetSchema();
+            assertEquals(0, db.countRows());
+            assertTrue(db.read(Keys.existing(0)).isEmpty());
+        }
+    }
+
+    @ParameterizedTest
     @ValueSource(ints = {1, 10_000, 100_000})
-    void everyStudyBlobSizeRoundTripsOnBothDatabases(int blobBytes) throws IOException {
-        for (String database : new String[] {"postgresql", "mariadb"}) {
+    void everyStudyBlobSizeRoundTripsOnEveryDatabase(int blobBytes) throws IOException {
+        for (String database : new String[] {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"}) {
             try (Database db = prepare(database, Pattern.MIXED, blobBytes); ProcessingOperator operator = ProcessingOperator.open()) {
                 operator.process(new SensorRecord(Keys.fresh(3, 0, 1), 1, 1, 1, 1, 1, 1));
                 operator.process(new SensorRecord(Keys.existing(0), 1, 1, 1, 1, 1, 1));
                 assertEquals(0, db.countBlobsNotOfLength(blobBytes), database);
                 assertEquals(KEYS + 1, db.countRows(), database);
+                assertArrayEquals(Blob.of(blobBytes), db.read(Keys.existing(0)).orElseThrow().blob(), database);
             } finally {
                 runtime.close();
                 runtime = null;

@@ -3,6 +3,7 @@ package org.streambench.runner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,8 +36,8 @@ class VerifierTest {
 
     /** Runs {@code records} mixed records from two generator instances; returns the spec used. */
     private ExperimentSpec honestRun(String database, Database db, int records) throws Exception {
-        ExperimentSpec spec = new ExperimentSpec("test", database, Pattern.MIXED, BLOB, 2, 1, 0, KEYS, 1, 2, 11, 77,
-                "127.0.0.1", 0, TestServers.start(database).settings());
+        ExperimentSpec spec = new ExperimentSpec("test", database, Pattern.MIXED, BLOB, 2, 1, 0, KEYS, 1, 2, 11, 77, 0,
+                "127.0.0.1", 0, TestServers.start(database).settings(), Map.of());
         runtime = JobRuntime.start(spec);
         db.resetSchema();
         db.prefill(KEYS, RecordGenerator::prefill, Blob.of(BLOB));
@@ -56,7 +57,7 @@ class VerifierTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb"})
+    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void passesAnHonestRunAndCatchesTamperedValues(String database) throws Exception {
         try (Database db = TestServers.open(database)) {
             ExperimentSpec spec = honestRun(database, db, 400);
@@ -75,7 +76,7 @@ class VerifierTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb"})
+    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void catchesAWrongBlobLengthAndAnExtraRow(String database) throws Exception {
         try (Database db = TestServers.open(database)) {
             ExperimentSpec spec = honestRun(database, db, 100);

@@ -10,4 +10,11 @@ public class DatabaseException extends RuntimeException {
     public DatabaseException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /** The first line of a client exception's message: drivers often append pages of detail. */
+    public static String firstLine(Throwable e) {
+        String message = String.valueOf(e.getMessage());
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
 }

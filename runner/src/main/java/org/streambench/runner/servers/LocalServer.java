@@ -1,14 +1,12 @@
 package org.streambench.runner.servers;
 
 import java.nio.file.Path;
-import java.util.Map;
 
-/** A real database server run from binaries that Maven Central ships; lives in its holder JVM. */
+/** A real database server living inside its holder JVM ({@link ServerMain}). */
 interface LocalServer extends AutoCloseable {
 
-    /** Starts the server with its data under {@code dir}; returns the connector settings to reach it. */
-    Map<String, String> start(Path dir, int port) throws Exception;
-
+    /** Starts the server with its data under {@code dir}; returns once it was started. */
+    void start(Path dir, int port) throws Exception;
 
     @Override
     void close() throws Exception;
@@ -17,7 +15,7 @@ interface LocalServer extends AutoCloseable {
         return switch (database) {
             case "postgresql" -> new PostgresServer();
             case "mariadb" -> new MariaDbServer();
-            default -> throw new IllegalArgumentException("no local server for " + database);
+            default -> throw new IllegalArgumentException("no in-JVM server for " + database);
         };
     }
 }

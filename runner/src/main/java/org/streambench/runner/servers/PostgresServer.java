@@ -4,7 +4,6 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 
 /** PostgreSQL 17 from the zonky embedded binaries (a real postgres server process). */
 final class PostgresServer implements LocalServer {
@@ -12,7 +11,7 @@ final class PostgresServer implements LocalServer {
     private EmbeddedPostgres postgres;
 
     @Override
-    public Map<String, String> start(Path dir, int port) throws Exception {
+    public void start(Path dir, int port) throws Exception {
         Path binaries = Files.createDirectories(dir.resolve("binaries"));
         postgres = EmbeddedPostgres.builder()
                 .setPort(port)
@@ -24,7 +23,6 @@ final class PostgresServer implements LocalServer {
                 .setServerConfig("listen_addresses", "127.0.0.1")
                 .setServerConfig("max_connections", "200")
                 .start();
-        return Map.of("url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres", "user", "postgres", "password", "");
     }
 
 

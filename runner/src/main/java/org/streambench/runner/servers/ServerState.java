@@ -12,7 +12,8 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /** What a running local server published: its holder's PID, port, version and connector settings. */
-public record ServerState(String database, long pid, int port, String version, long startupMillis,
+/** {@code note}: a warning that belongs next to every number measured against this server, or null. */
+public record ServerState(String database, long pid, int port, String version, String note, long startupMillis,
                           Map<String, String> settings) {
 
     private static final String SETTING = "setting.";
@@ -23,6 +24,9 @@ public record ServerState(String database, long pid, int port, String version, l
         p.setProperty("pid", Long.toString(pid));
         p.setProperty("port", Integer.toString(port));
         p.setProperty("version", version);
+        if (note != null) {
+            p.setProperty("note", note);
+        }
         p.setProperty("startupMillis", Long.toString(startupMillis));
         settings.forEach((k, v) -> p.setProperty(SETTING + k, v));
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
@@ -41,7 +45,7 @@ public record ServerState(String database, long pid, int port, String version, l
         p.stringPropertyNames().stream().filter(k -> k.startsWith(SETTING))
                 .forEach(k -> settings.put(k.substring(SETTING.length()), p.getProperty(k)));
         return new ServerState(p.getProperty("database"), Long.parseLong(p.getProperty("pid")),
-                Integer.parseInt(p.getProperty("port")), p.getProperty("version"),
+                Integer.parseInt(p.getProperty("port")), p.getProperty("version"), p.getProperty("note"),
                 Long.parseLong(p.getProperty("startupMillis")), settings);
     }
 }

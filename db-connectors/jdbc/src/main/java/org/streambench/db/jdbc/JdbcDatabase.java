@@ -61,7 +61,7 @@ public abstract class JdbcDatabase implements Database {
             connection = DriverManager.getConnection(url, properties);
             connection.setAutoCommit(true);
         } catch (SQLException e) {
-            throw new DatabaseException("cannot connect to " + name() + " at " + url + ": " + firstLine(e), e);
+            throw new DatabaseException("cannot connect to " + name() + " at " + url + ": " + DatabaseException.firstLine(e), e);
         }
     }
 
@@ -244,12 +244,7 @@ public abstract class JdbcDatabase implements Database {
     }
 
     private DatabaseException failure(String what, SQLException e) {
-        return new DatabaseException(name() + ": could not " + what + ": " + firstLine(e), e);
+        return new DatabaseException(name() + ": could not " + what + ": " + DatabaseException.firstLine(e), e);
     }
 
-    private static String firstLine(Exception e) {
-        String message = String.valueOf(e.getMessage());
-        int newline = message.indexOf('\n');
-        return newline < 0 ? message : message.substring(0, newline);
-    }
 }

@@ -28,6 +28,7 @@ public final class MariaDbDatabase extends JdbcDatabase {
     protected Properties batchProperties() {
         Properties properties = new Properties();
         properties.setProperty("useBulkStmts", "true");
+        properties.setProperty("socketTimeout", "60000"); // ms: a vanished server fails the call instead of hanging it
         return properties;
     }
 

@@ -1,0 +1,195 @@
+package org.streambench.apex;
+
+import com.datatorrent.api.Context;
+import com.datatorrent.api.DAG;
+import com.datatorrent.api.DefaultInputPort;
+import com.datatorrent.api.DefaultOutputPort;
+import com.datatorrent.api.DefaultPartition;
+import com.datatorrent.api.InputOperator;
+import com.datatorrent.api.LocalMode;
+import com.datatorrent.api.Partitioner;
+import com.datatorrent.api.StreamCodec;
+import com.datatorrent.api.StreamingApplication;
+import com.datatorrent.common.partitioner.StatelessPartitioner;
+import com.datatorrent.common.util.BaseOperator;
+import com.datatorrent.netlet.util.Slice;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.streambench.generator.SensorRecord;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.GeneratorInstance;
+import org.streambench.operators.JobMain;
+import org.streambench.operators.JobRuntime;
+import org.streambench.operators.ProcessingOperator;
+
+/**
+ * Apache Apex adapter, local mode in this JVM: a DAG of a generator input operator (one
+ * partition per generator instance) and the processing operator (partitioned by record id).
+ * The stream between them is not thread-local by default, so records cross Apex's buffer server
+ * as in the study ({@code streamLocality} engine setting: none, container_local, thread_local).
+ */
+public final class ApexJob {
+
+    private static final long DRAIN_TIMEOUT_MILLIS = 60_000;
+
+    public static void main(String[] args) {
+        JobMain.run(args, "Apache Apex " + com.datatorrent.stram.util.VersionInfo.APEX_VERSION.getVersion(), ApexJob::run);
+    }
+
+    static void run(ExperimentSpec spec) throws Exception {
+        LocalMode local = LocalMode.newInstance();
+        local.prepareDAG(new Application(spec), new Configuration(false));
+        LocalMode.Controller controller = local.getController();
+        controller.runAsync();
+        JobRuntime runtime = JobRuntime.get();
+        try {
+            runtime.awaitGeneratorsDone();
+            if (!runtime.awaitDrained(DRAIN_TIMEOUT_MILLIS)) {
+                throw new IllegalStateException("Apex did not process every emitted record within " + DRAIN_TIMEOUT_MILLIS + " ms");
+            }
+        } finally {
+            controller.shutdown();
+        }
+    }
+
+    static final class Application implements StreamingApplication {
+        private final ExperimentSpec spec;
+
+        Application(ExperimentSpec spec) {
+            this.spec = spec;
+        }
+
+        @Override
+        public void populateDAG(DAG dag, Configuration conf) {
+            Generator generator = dag.addOperator("generator", new Generator());
+            generator.instances = spec.generatorParallelism();
+            generator.maxInFlight = Long.parseLong(spec.engineSetting("maxInFlight", "10000"));
+            Processing processing = dag.addOperator("processing", new Processing());
+            dag.setOperatorAttribute(processing, Context.OperatorContext.PARTITIONER,
+                    new StatelessPartitioner<Processing>(spec.parallelism()));
+            DAG.StreamMeta stream = dag.addStream("records", generator.output, processing.input);
+            String locality = spec.engineSetting("streamLocality", "none");
+            if (!locality.equals("none")) {
+                stream.setLocality(DAG.Locality.valueOf(locality.toUpperCase(java.util.Locale.ROOT)));
+            }
+        }
+    }
+
+    /** The generator; its partitioner makes partition i generator instance i. */
+    public static final class Generator extends BaseOperator implements InputOperator, Partitioner<Generator> {
+        private static final int PER_CALL = 64;
+
+        public final transient DefaultOutputPort<SensorRecord> output = new DefaultOutputPort<>();
+        int instances = 1;
+        int instance;
+        long maxInFlight;
+        private transient GeneratorInstance generator;
+
+        @Override
+        public void setup(Context.OperatorContext context) {
+            generator = new GeneratorInstance(instance, maxInFlight);
+        }
+
+        @Override
+        public void emitTuples() {
+            for (int i = 0; i < PER_CALL; i++) {
+                SensorRecord record = generator.next();
+                if (record == null) {
+                    return;
+                }
+                output.emit(record);
+            }
+        }
+
+        @Override
+        public Collection<Partition<Generator>> definePartitions(Collection<Partition<Generator>> partitions, PartitioningContext context) {
+            List<Partition<Generator>> defined = new ArrayList<>();
+            for (int i = 0; i < instances; i++) {
+                Generator partition = new Generator();
+                partition.instances = instances;
+                partition.instance = i;
+                partition.maxInFlight = maxInFlight;
+                defined.add(new DefaultPartition<>(partition));
+            }
+            return defined;
+        }
+
+        @Override
+        public void partitioned(Map<Integer, Partition<Generator>> partitions) {
+        }
+    }
+
+    /** The shared processing operator; records reach it partitioned by id. */
+    public static final class Processing extends BaseOperator {
+        private transient ProcessingOperator operator;
+
+        public final transient DefaultInputPort<SensorRecord> input = new DefaultInputPort<>() {
+            @Override
+            public void process(SensorRecord record) {
+                operator.process(record);
+            }
+
+            @Override
+            public StreamCodec<SensorRecord> getStreamCodec() {
+                return new RecordCodec();
+            }
+        };
+
+        @Override
+        public void setup(Context.OperatorContext context) {
+            operator = ProcessingOperator.open();
+        }
+
+        @Override
+        public void teardown() {
+            if (operator != null) {
+                operator.close();
+            }
+        }
+    }
+
+    /** Serializes records for the buffer server and routes them by id, so one key meets one partition. */
+    public static final class RecordCodec implements StreamCodec<SensorRecord>, Serializable {
+        @Override
+        public Object fromByteArray(Slice fragment) {
+            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(fragment.buffer, fragment.offset, fragment.length))) {
+                return new SensorRecord(in.readUTF(), in.readInt(), in.readInt(), in.readInt(),
+                        in.readDouble(), in.readDouble(), in.readDouble());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public Slice toByteArray(SensorRecord r) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+            try (DataOutputStream out = new DataOutputStream(bytes)) {
+                out.writeUTF(r.id());
+                out.writeInt(r.int1());
+                out.writeInt(r.int2());
+                out.writeInt(r.int3());
+                out.writeDouble(r.double1());
+                out.writeDouble(r.double2());
+                out.writeDouble(r.double3());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return new Slice(bytes.toByteArray());
+        }
+
+        @Override
+        public int getPartition(SensorRecord record) {
+            return record.id().hashCode();
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package org.streambench.db.cassandra;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.DriverException;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
+import org.streambench.db.Database;
+import org.streambench.db.DatabaseException;
+import org.streambench.db.DatabaseProvider;
+import org.streambench.db.DatabaseSettings;
+import org.streambench.db.StoredRecord;
+import org.streambench.generator.SensorRecord;
+
+/**
+ * Cassandra through the DataStax Java driver 4. Settings: {@code url} = contact points
+ * ({@code host:port[,host:port]}), {@code localDatacenter} (datacenter1), {@code keyspace}
+ * (streambench), {@code table} (sensor_records), {@code replicationStrategy} (SimpleStrategy),
+ * {@code replicationFactor} (1), {@code readConsistency} / {@code writeConsistency} (ONE).
+ */
+public final class CassandraDatabase implements Database {
+
+    private static final int PREFILL_IN_FLIGHT = 64;
+    private static final Duration SCAN_TIMEOUT = Duration.ofMinutes(5);
+
+    private CqlSession session;
+    private String table;
+    private ConsistencyLevel readConsistency;
+    private ConsistencyLevel writeConsistency;
+    private PreparedStatement readStatement;
+    private PreparedStatement writeStatement;
+
+    @Override
+    public void open(DatabaseSettings settings) {
+        String url = settings.require("url", "cassandra");
+        String datacenter = settings.get("localDatacenter", "datacenter1");
+        String keyspace = identifier(settings.get("keyspace", "streambench"));
+        table = keyspace + "." + identifier(settings.get("table", "sensor_records"));
+        readConsistency = DefaultConsistencyLevel.valueOf(settings.get("readConsistency", "ONE"));
+        writeConsistency = DefaultConsistencyLevel.valueOf(settings.get("writeConsistency", "ONE"));
+        CqlSessionBuilder builder = CqlSession.builder().withLocalDatacenter(datacenter)
+                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
+                        .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, Duration.ofSeconds(5))
+                        .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(5))
+                        .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(30))
+                        .build());
+        for (String contact : url.split(",")) {
+            String[] hostPort = contact.trim().split(":");
+            builder.addContactPoint(new InetSocketAddress(hostPort[0], hostPort.length > 1 ? Integer.parseInt(hostPort[1]) : 9042));
+        }
+        try {
+            session = builder.build();
+            String strategy = settings.get("replicationStrategy", "SimpleStrategy");
+            String factor = settings.get("replicationFactor", "1");
+            String replication = strategy.equals("NetworkTopologyStrategy")
+                    ? "{'class': 'NetworkTopologyStrategy', '" + datacenter + "': " + Integer.parseInt(factor) + "}"
+                    : "{'class': '" + identifier(strategy) + "', 'replication_factor': " + Integer.parseInt(factor) + "}";
+            session.execute("CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = " + replication);
+        } catch (DriverException e) {
+            close();
+            throw new DatabaseException("cannot connect to cassandra at " + url + " (datacenter " + datacenter + "): " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void resetSchema() {
+        try {
+            session.execute("DROP TABLE IF EXISTS " + table);
+            session.execute("CREATE TABLE " + table + " (id text PRIMARY KEY, int_1 int, int_2 int, int_3 int,"
+                    + " double_1 double, double_2 double, double_3 double, payload blob)");
+        } catch (DriverException e) {
+            throw failure("reset the schema", e);
+        }
+        readStatement = null;
+        writeStatement = null;
+    }
+
+    @Override
+    public void prefill(long count, LongFunction<SensorRecord> recordAt, byte[] blob) {
+        Semaphore inFlight = new Semaphore(PREFILL_IN_FLIGHT);
+        AtomicReference<Throwable> firstError = new AtomicReference<>();
+        try {
+            for (long i = 0; i < count && firstError.get() == null; i++) {
+                inFlight.acquire();
+                CompletionStage<AsyncResultSet> write = session.executeAsync(bindWrite(recordAt.apply(i), blob));
+                write.whenComplete((result, error) -> {
+                    if (error != null) {
+                        firstError.compareAndSet(null, error);
+                    }
+                    inFlight.release();
+                });
+            }
+            inFlight.acquire(PREFILL_IN_FLIGHT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DatabaseException("cassandra: prefill interrupted");
+        }
+        if (firstError.get() != null) {
+            throw new DatabaseException("cassandra: could not prefill " + count + " keys: " + firstError.get().getMessage(), firstError.get());
+        }
+    }
+
+    @Override
+    public Optional<StoredRecord> read(String id) {
+        try {
+            if (readStatement == null) {
+                readStatement = session.prepare("SELECT int_1, int_2, int_3, double_1, double_2, double_3, payload FROM " + table + " WHERE id = ?");
+            }
+            Row row = session.execute(readStatement.bind(id).setConsistencyLevel(readConsistency)).one();
+            if (row == null) {
+                return Optional.empty();
+            }
+            ByteBuffer payload = row.getByteBuffer(6);
+            byte[] blob = new byte[payload == null ? 0 : payload.remaining()];
+            if (payload != null) {
+                payload.duplicate().get(blob);
+            }
+            return Optional.of(new StoredRecord(new SensorRecord(id, row.getInt(0), row.getInt(1), row.getInt(2),
+                    row.getDouble(3), row.getDouble(4), row.getDouble(5)), blob));
+        } catch (DriverException e) {
+            throw failure("read " + id, e);
+        }
+    }
+
+    /** A plain INSERT: Cassandra writes are upserts; new keys are unique by construction and verification counts rows. */
+    @Override
+    public void insert(SensorRecord record, byte[] blob) {
+        write("insert", record, blob);
+    }
+
+    /** Same statement as insert: an UPDATE in CQL is an upsert too; the operator read the row just before. */
+    @Override
+    public void update(SensorRecord record, byte[] blob) {
+        write("update", record, blob);
+    }
+
+    private void write(String what, SensorRecord record, byte[] blob) {
+        try {
+            session.execute(bindWrite(record, blob));
+        } catch (DriverException e) {
+            throw failure(what + " " + record.id(), e);
+        }
+    }
+
+    private BoundStatement bindWrite(SensorRecord r, byte[] blob) {
+        if (writeStatement == null) {
+            writeStatement = session.prepare("INSERT INTO " + table
+                    + " (id, int_1, int_2, int_3, double_1, double_2, double_3, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        }
+        return writeStatement.bind(r.id(), r.int1(), r.int2(), r.int3(), r.double1(), r.double2(), r.double3(), ByteBuffer.wrap(blob))
+                .setConsistencyLevel(writeConsistency);
+    }
+
+    @Override
+    public long countRows() {
+        try {
+            return session.execute(SimpleStatement.newInstance("SELECT COUNT(*) FROM " + table).setTimeout(SCAN_TIMEOUT)).one().getLong(0);
+        } catch (DriverException e) {
+            throw failure("count rows", e);
+        }
+    }
+
+    @Override
+    public long countBlobsNotOfLength(int length) {
+        ResultSet rows;
+        boolean serverSideLength = true;
+        try {
+            rows = scan("SELECT octet_length(payload) FROM " + table);
+        } catch (InvalidQueryException noLengthFunction) {
+            // octet_length arrived after Cassandra 5.0; read the BLOBs themselves instead
+            rows = scan("SELECT payload FROM " + table);
+            serverSideLength = false;
+        }
+        long wrong = 0;
+        for (Row row : rows) {
+            int stored = serverSideLength ? row.getInt(0) : row.getByteBuffer(0).remaining();
+            if (stored != length) {
+                wrong++;
+            }
+        }
+        return wrong;
+    }
+
+    private ResultSet scan(String cql) {
+        return session.execute(SimpleStatement.newInstance(cql).setTimeout(SCAN_TIMEOUT).setPageSize(500));
+    }
+
+    @Override
+    public String serverVersion() {
+        return "Apache Cassandra " + session.execute("SELECT release_version FROM system.local").one().getString(0);
+    }
+
+    @Override
+    public void close() {
+        if (session != null) {
+            session.close();
+            session = null;
+        }
+    }
+
+    private static String identifier(String name) {
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new DatabaseException("cassandra: '" + name + "' must be a plain CQL identifier");
+        }
+        return name;
+    }
+
+    private static DatabaseException failure(String what, DriverException e) {
+        return new DatabaseException("cassandra: could not " + what + ": " + e.getMessage(), e);
+    }
+
+    public static final class Provider implements DatabaseProvider {
+        @Override
+        public String name() {
+            return "cassandra";
+        }
+
+        @Override
+        public Database create() {
+            return new CassandraDatabase();
+        }
+    }
+}

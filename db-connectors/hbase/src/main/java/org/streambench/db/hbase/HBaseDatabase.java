@@ -1,0 +1,247 @@
+package org.streambench.db.hbase;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.LongFunction;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.streambench.db.Database;
+import org.streambench.db.DatabaseException;
+import org.streambench.db.DatabaseProvider;
+import org.streambench.db.DatabaseSettings;
+import org.streambench.db.StoredRecord;
+import org.streambench.generator.SensorRecord;
+
+/**
+ * HBase through the official client. One table, one column family {@code d}; row key = record id;
+ * each value and the BLOB are cells. Settings: {@code url} = ZooKeeper quorum
+ * ({@code host:port[,host:port]}), {@code table} (sensor_records); any setting whose name starts
+ * with {@code hbase.} or {@code zookeeper.} is passed to the client configuration.
+ */
+public final class HBaseDatabase implements Database {
+
+    private static final byte[] FAMILY = Bytes.toBytes("d");
+    private static final byte[][] VALUE_COLUMNS = {
+        Bytes.toBytes("int_1"), Bytes.toBytes("int_2"), Bytes.toBytes("int_3"),
+        Bytes.toBytes("double_1"), Bytes.toBytes("double_2"), Bytes.toBytes("double_3")};
+    private static final byte[] PAYLOAD = Bytes.toBytes("payload");
+    private static final long PREFILL_BUFFER_BYTES = 8L << 20;
+
+    private Connection connection;
+    private TableName tableName;
+    private Table table;
+
+    @Override
+    public void open(DatabaseSettings settings) {
+        String quorum = settings.require("url", "hbase");
+        tableName = TableName.valueOf(settings.get("table", "sensor_records"));
+        Configuration conf = HBaseConfiguration.create();
+        conf.set("hbase.zookeeper.quorum", quorum);
+        conf.set("hbase.tmp.dir", Path.of(System.getProperty("java.io.tmpdir"), "streambench-hbase-client").toString());
+        conf.setInt("hbase.client.retries.number", 10);
+        conf.setInt("hbase.client.pause", 100);
+        conf.setInt("hbase.client.operation.timeout", 60_000);
+        conf.setInt("zookeeper.recovery.retry", 2);
+        settings.asMap().forEach((key, value) -> {
+            if (key.startsWith("hbase.") || key.startsWith("zookeeper.")) {
+                conf.set(key, value);
+            }
+        });
+        requireReachable(quorum);
+        try {
+            connection = ConnectionFactory.createConnection(conf);
+            try (Admin admin = connection.getAdmin()) {
+                admin.listNamespaceDescriptors(); // served only once the master has finished initialising
+            }
+            table = connection.getTable(tableName);
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw new DatabaseException("cannot connect to hbase at " + quorum + " (ZooKeeper quorum): " + DatabaseException.firstLine(e), e);
+        }
+    }
+
+    /** The client retries an absent ZooKeeper for minutes; a plain TCP connect says in milliseconds. */
+    private static void requireReachable(String quorum) {
+        IOException last = null;
+        for (String member : quorum.split(",")) {
+            String[] hostPort = member.trim().split(":");
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(hostPort[0], hostPort.length > 1 ? Integer.parseInt(hostPort[1]) : 2181), 2000);
+                return;
+            } catch (IOException e) {
+                last = e;
+            }
+        }
+        throw new DatabaseException("cannot connect to hbase at " + quorum + " (ZooKeeper quorum): " + last.getMessage(), last);
+    }
+
+    @Override
+    public void resetSchema() {
+        try (Admin admin = connection.getAdmin()) {
+            if (admin.tableExists(tableName)) {
+                if (admin.isTableEnabled(tableName)) {
+                    admin.disableTable(tableName);
+                }
+                admin.deleteTable(tableName);
+            }
+            admin.createTable(TableDescriptorBuilder.newBuilder(tableName)
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY).setMobEnabled(false).build())
+                    .build());
+        } catch (IOException e) {
+            throw failure("reset the schema", e);
+        }
+    }
+
+    @Override
+    public void prefill(long count, LongFunction<SensorRecord> recordAt, byte[] blob) {
+        try (BufferedMutator mutator = connection.getBufferedMutator(
+                new BufferedMutatorParams(tableName).writeBufferSize(PREFILL_BUFFER_BYTES))) {
+            for (long i = 0; i < count; i++) {
+                mutator.mutate(put(recordAt.apply(i), blob));
+            }
+            mutator.flush();
+        } catch (IOException e) {
+            throw failure("prefill " + count + " keys", e);
+        }
+    }
+
+    @Override
+    public Optional<StoredRecord> read(String id) {
+        try {
+            Result result = table.get(new Get(Bytes.toBytes(id)).addFamily(FAMILY));
+            if (result.isEmpty()) {
+                return Optional.empty();
+            }
+            SensorRecord record = new SensorRecord(id,
+                    Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[0])), Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[1])),
+                    Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[2])), Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[3])),
+                    Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[4])), Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[5])));
+            return Optional.of(new StoredRecord(record, result.getValue(FAMILY, PAYLOAD)));
+        } catch (IOException e) {
+            throw failure("read " + id, e);
+        }
+    }
+
+    /** A Put: HBase writes are upserts; new keys are unique by construction and verification counts rows. */
+    @Override
+    public void insert(SensorRecord record, byte[] blob) {
+        write("insert", record, blob);
+    }
+
+    /** A Put over the row the operator read just before. */
+    @Override
+    public void update(SensorRecord record, byte[] blob) {
+        write("update", record, blob);
+    }
+
+    private void write(String what, SensorRecord record, byte[] blob) {
+        try {
+            table.put(put(record, blob));
+        } catch (IOException e) {
+            throw failure(what + " " + record.id(), e);
+        }
+    }
+
+    private static Put put(SensorRecord r, byte[] blob) {
+        return new Put(Bytes.toBytes(r.id()))
+                .addColumn(FAMILY, VALUE_COLUMNS[0], Bytes.toBytes(r.int1()))
+                .addColumn(FAMILY, VALUE_COLUMNS[1], Bytes.toBytes(r.int2()))
+                .addColumn(FAMILY, VALUE_COLUMNS[2], Bytes.toBytes(r.int3()))
+                .addColumn(FAMILY, VALUE_COLUMNS[3], Bytes.toBytes(r.double1()))
+                .addColumn(FAMILY, VALUE_COLUMNS[4], Bytes.toBytes(r.double2()))
+                .addColumn(FAMILY, VALUE_COLUMNS[5], Bytes.toBytes(r.double3()))
+                .addColumn(FAMILY, PAYLOAD, blob);
+    }
+
+    @Override
+    public long countRows() {
+        try (ResultScanner rows = table.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(1000))) {
+            long count = 0;
+            for (Result ignored : rows) {
+                count++;
+            }
+            return count;
+        } catch (IOException e) {
+            throw failure("count rows", e);
+        }
+    }
+
+    @Override
+    public long countBlobsNotOfLength(int length) {
+        // KeyOnlyFilter(true) makes the server send each cell's value length instead of the value
+        Scan scan = new Scan().addColumn(FAMILY, PAYLOAD).setFilter(new KeyOnlyFilter(true)).setCaching(1000);
+        try (ResultScanner rows = table.getScanner(scan)) {
+            long wrong = 0;
+            for (Result row : rows) {
+                if (Bytes.toInt(row.getValue(FAMILY, PAYLOAD)) != length) {
+                    wrong++;
+                }
+            }
+            return wrong;
+        } catch (IOException e) {
+            throw failure("check BLOB lengths", e);
+        }
+    }
+
+    @Override
+    public String serverVersion() {
+        try (Admin admin = connection.getAdmin()) {
+            return "Apache HBase " + admin.getClusterMetrics().getHBaseVersion();
+        } catch (IOException e) {
+            throw failure("read the server version", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (table != null) {
+                table.close();
+            }
+            if (connection != null) {
+                connection.close();
+            }
+        } catch (IOException ignored) {
+            // closing a broken connection has nothing left to report
+        }
+        table = null;
+        connection = null;
+    }
+
+    private static DatabaseException failure(String what, IOException e) {
+        return new DatabaseException("hbase: could not " + what + ": " + DatabaseException.firstLine(e), e);
+    }
+
+
+    public static final class Provider implements DatabaseProvider {
+        @Override
+        public String name() {
+            return "hbase";
+        }
+
+        @Override
+        public Database create() {
+            return new HBaseDatabase();
+        }
+    }
+}

@@ -1,0 +1,217 @@
+package org.streambench.db.mongodb;
+
+import static com.mongodb.client.model.Filters.eq;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.MongoCommandException;
+import com.mongodb.MongoException;
+import com.mongodb.WriteConcern;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.InsertManyOptions;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.result.UpdateResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
+import org.bson.Document;
+import org.bson.types.Binary;
+import org.streambench.db.Database;
+import org.streambench.db.DatabaseException;
+import org.streambench.db.DatabaseProvider;
+import org.streambench.db.DatabaseSettings;
+import org.streambench.db.StoredRecord;
+import org.streambench.generator.SensorRecord;
+
+/**
+ * MongoDB through the official sync driver; works against any MongoDB URI, a sharded cluster
+ * behind mongos included. {@code _id} = record id, the BLOB as BSON Binary. Settings: {@code url}
+ * (a mongodb:// URI), {@code database} (the URI's, else streambench), {@code table} (the
+ * collection, sensor_records), {@code writeConcern} (acknowledged), {@code shard} (true: shard
+ * the collection on a hashed {@code _id} when the schema is reset).
+ */
+public final class MongoDbDatabase implements Database {
+
+    private static final long PREFILL_BATCH_BYTES = 8L << 20;
+    private static final int PREFILL_BATCH_DOCUMENTS = 1000;
+
+    private MongoClient client;
+    private MongoDatabase database;
+    private MongoCollection<Document> collection;
+    private String collectionName;
+    private boolean shard;
+
+    @Override
+    public void open(DatabaseSettings settings) {
+        String url = settings.require("url", "mongodb");
+        try {
+            ConnectionString uri = new ConnectionString(url);
+            String databaseName = settings.get("database", uri.getDatabase() != null ? uri.getDatabase() : "streambench");
+            collectionName = settings.get("table", "sensor_records");
+            shard = Boolean.parseBoolean(settings.get("shard", "false"));
+            client = MongoClients.create(MongoClientSettings.builder()
+                    .applyConnectionString(uri)
+                    .applyToClusterSettings(cluster -> cluster.serverSelectionTimeout(5, TimeUnit.SECONDS))
+                    .applyToSocketSettings(socket -> socket.connectTimeout(5, TimeUnit.SECONDS))
+                    .writeConcern(writeConcern(settings.get("writeConcern", "acknowledged")))
+                    .build());
+            database = client.getDatabase(databaseName);
+            database.runCommand(new Document("ping", 1));
+            collection = database.getCollection(collectionName);
+        } catch (MongoException | IllegalArgumentException e) {
+            close();
+            throw new DatabaseException("cannot connect to mongodb at " + url + ": " + DatabaseException.firstLine(e), e);
+        }
+    }
+
+    private static WriteConcern writeConcern(String name) {
+        WriteConcern concern = WriteConcern.valueOf(name);
+        if (concern == null) {
+            throw new IllegalArgumentException("unknown write concern '" + name + "' (acknowledged, w1, w2, majority, journaled, unacknowledged)");
+        }
+        return concern;
+    }
+
+    @Override
+    public void resetSchema() {
+        try {
+            collection.drop();
+            database.createCollection(collectionName);
+            if (shard) {
+                client.getDatabase("admin").runCommand(new Document("shardCollection", database.getName() + "." + collectionName)
+                        .append("key", new Document("_id", "hashed")));
+            }
+        } catch (MongoException e) {
+            throw failure("reset the schema", e);
+        }
+    }
+
+    @Override
+    public void prefill(long count, LongFunction<SensorRecord> recordAt, byte[] blob) {
+        int batchSize = (int) Math.max(1, Math.min(PREFILL_BATCH_DOCUMENTS, PREFILL_BATCH_BYTES / blob.length));
+        List<Document> batch = new ArrayList<>(batchSize);
+        try {
+            for (long i = 0; i < count; i++) {
+                batch.add(document(recordAt.apply(i), blob));
+                if (batch.size() == batchSize || i == count - 1) {
+                    collection.insertMany(batch, new InsertManyOptions().ordered(false));
+                    batch.clear();
+                }
+            }
+        } catch (MongoException e) {
+            throw failure("prefill " + count + " keys", e);
+        }
+    }
+
+    @Override
+    public Optional<StoredRecord> read(String id) {
+        try {
+            Document found = collection.find(eq("_id", id)).first();
+            if (found == null) {
+                return Optional.empty();
+            }
+            SensorRecord record = new SensorRecord(id, found.getInteger("int_1"), found.getInteger("int_2"), found.getInteger("int_3"),
+                    found.getDouble("double_1"), found.getDouble("double_2"), found.getDouble("double_3"));
+            return Optional.of(new StoredRecord(record, found.get("payload", Binary.class).getData()));
+        } catch (MongoException e) {
+            throw failure("read " + id, e);
+        }
+    }
+
+    @Override
+    public void insert(SensorRecord record, byte[] blob) {
+        try {
+            collection.insertOne(document(record, blob));
+        } catch (MongoException e) {
+            throw failure("insert " + record.id(), e);
+        }
+    }
+
+    @Override
+    public void update(SensorRecord record, byte[] blob) {
+        UpdateResult result;
+        try {
+            result = collection.replaceOne(eq("_id", record.id()), document(record, blob));
+        } catch (MongoException e) {
+            throw failure("update " + record.id(), e);
+        }
+        if (result.wasAcknowledged() && result.getMatchedCount() != 1) {
+            throw new DatabaseException("mongodb: update of " + record.id() + " matched " + result.getMatchedCount() + " documents, expected 1");
+        }
+    }
+
+    private static Document document(SensorRecord r, byte[] blob) {
+        return new Document("_id", r.id())
+                .append("int_1", r.int1()).append("int_2", r.int2()).append("int_3", r.int3())
+                .append("double_1", r.double1()).append("double_2", r.double2()).append("double_3", r.double3())
+                .append("payload", new Binary(blob));
+    }
+
+    @Override
+    public long countRows() {
+        try {
+            return collection.countDocuments();
+        } catch (MongoException e) {
+            throw failure("count documents", e);
+        }
+    }
+
+    @Override
+    public long countBlobsNotOfLength(int length) {
+        try {
+            Document counted = collection.aggregate(List.of(
+                    new Document("$match", new Document("$expr",
+                            new Document("$ne", List.of(new Document("$binarySize", "$payload"), length)))),
+                    new Document("$count", "wrong"))).first();
+            return counted == null ? 0 : counted.getInteger("wrong");
+        } catch (MongoCommandException noBinarySize) {
+            // servers without $binarySize (before 4.4, emulators): read the BLOBs themselves
+            long wrong = 0;
+            for (Document document : collection.find().projection(Projections.include("payload")).batchSize(500)) {
+                if (document.get("payload", Binary.class).length() != length) {
+                    wrong++;
+                }
+            }
+            return wrong;
+        }
+    }
+
+    @Override
+    public String serverVersion() {
+        try {
+            return "MongoDB " + database.runCommand(new Document("buildInfo", 1)).getString("version");
+        } catch (MongoException e) {
+            throw failure("read the server version", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+    }
+
+    private static DatabaseException failure(String what, MongoException e) {
+        return new DatabaseException("mongodb: could not " + what + ": " + DatabaseException.firstLine(e), e);
+    }
+
+
+    public static final class Provider implements DatabaseProvider {
+        @Override
+        public String name() {
+            return "mongodb";
+        }
+
+        @Override
+        public Database create() {
+            return new MongoDbDatabase();
+        }
+    }
+}

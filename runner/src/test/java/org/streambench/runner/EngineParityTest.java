@@ -1,0 +1,75 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.streambench.db.Database;
+import org.streambench.db.StoredRecord;
+import org.streambench.generator.Keys;
+import org.streambench.generator.Pattern;
+import org.streambench.generator.RecordGenerator;
+import org.streambench.runner.servers.ServerState;
+
+/**
+ * The three adapters run one logic: a bounded run (same seed, run token and record count) leaves
+ * the same database state on Flink, Spark and Apex: same rows, same sums, same BLOB sizes.
+ */
+class EngineParityTest {
+
+    private static final int RECORDS = 3000;
+    private static final int KEYS = 300;
+    private static final int RUN_TOKEN = 4242;
+    private static final long SEED = 9;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"insert", "update"})
+    void flinkSparkAndApexLeaveTheSameDatabaseState(String pattern, @TempDir Path tmp) throws Exception {
+        ServerState postgres = TestServers.start("postgresql");
+        Map<String, Map<String, String>> stateByEngine = new LinkedHashMap<>();
+        for (String engine : new String[] {"flink", "spark", "apex"}) {
+            CliResult run = CliResult.bench("run", "--engine", engine, "--db", "postgresql", "--pattern", pattern,
+                    "--records", Integer.toString(RECORDS), "--run-token", Integer.toString(RUN_TOKEN), "--seed", Long.toString(SEED),
+                    "--keys", Integer.toString(KEYS), "--blob", "100", "--parallelism", "2", "--duration", "120s", "--warmup", "0s",
+                    "--metrics-port", "0", "--db-url", postgres.settings().get("url"), "--db-user", "postgres",
+                    "--out", tmp.resolve(engine).toString());
+            assertEquals(0, run.code(), run.toString());
+            Map<String, Object> counts = EndToEndTest.map(ResultFiles.read(tmp.resolve(engine)), "counts");
+            assertEquals(RECORDS, ((Number) counts.get("emitted")).intValue(), engine + " emitted exactly the bounded count");
+            stateByEngine.put(engine, snapshot(Pattern.parse(pattern)));
+        }
+        Map<String, String> flink = stateByEngine.get("flink");
+        assertEquals(pattern.equals("insert") ? RECORDS + 1 : KEYS + 1, flink.size(), "every key, plus the row count");
+        if (pattern.equals("update")) {
+            long changed = flink.entrySet().stream().filter(e -> Keys.isExisting(e.getKey())
+                    && !e.getValue().equals(describe(RecordGenerator.prefill(Keys.existingIndex(e.getKey())).toString(), 100))).count();
+            assertTrue(changed > KEYS / 2, "the updates changed most keys: " + changed);
+        }
+        assertEquals(flink, stateByEngine.get("spark"), "Spark left another state than Flink");
+        assertEquals(flink, stateByEngine.get("apex"), "Apex left another state than Flink");
+    }
+
+    /** Every key the run can have touched, with its values and BLOB length, plus the row count. */
+    private static Map<String, String> snapshot(Pattern pattern) {
+        Map<String, String> state = new TreeMap<>();
+        try (Database db = TestServers.open("postgresql")) {
+            state.put("rows", Long.toString(db.countRows()));
+            for (long i = 0; i < (pattern == Pattern.INSERT ? RECORDS : KEYS); i++) {
+                String id = pattern == Pattern.INSERT ? Keys.fresh(RUN_TOKEN, 0, i) : Keys.existing(i);
+                StoredRecord stored = db.read(id).orElseThrow(() -> new AssertionError(id + " is missing"));
+                state.put(id, describe(stored.record().toString(), stored.blob().length));
+            }
+        }
+        return state;
+    }
+
+    private static String describe(String record, int blobLength) {
+        return record + " blob=" + blobLength;
+    }
+}

@@ -1,0 +1,74 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.streambench.runner.servers.LocalServers;
+import org.streambench.runner.servers.ServerState;
+
+/** A job whose database disappears mid-run: the run ends with a clear error in the summary and the result file. */
+class JobFailureTest {
+
+    @Test
+    void aDatabaseThatDisappearsMidRunFailsTheRunInsteadOfHanging(@TempDir Path tmp) throws Exception {
+        // a server of its own, so stopping it disturbs no other test
+        LocalServers servers = new LocalServers(tmp.resolve("work"), new PrintWriter(System.out, true));
+        ServerState postgres = servers.start("postgresql", TestServers.freePort());
+        ExecutorService background = Executors.newSingleThreadExecutor();
+        try {
+            int metricsPort = TestServers.freePort();
+            Path out = tmp.resolve("run");
+            Future<CliResult> run = background.submit(() -> CliResult.bench("run", "--engine", "flink", "--db", "postgresql",
+                    "--pattern", "update", "--blob", "100", "--duration", "15s", "--warmup", "1s", "--keys", "1000",
+                    "--metrics-port", Integer.toString(metricsPort), "--db-url", postgres.settings().get("url"),
+                    "--db-user", "postgres", "--out", out.toString()));
+            awaitRecords(metricsPort);
+            servers.stop("postgresql");
+            CliResult result = run.get(150, TimeUnit.SECONDS);
+
+            assertEquals(1, result.code(), result.toString());
+            String summary = result.out().lines().filter(l -> l.startsWith("flink x postgresql")).findFirst().orElseThrow();
+            assertTrue(summary.contains("FAILED") && summary.contains("database calls failed"), summary);
+            Map<String, Object> json = ResultFiles.read(out);
+            assertEquals("failed", json.get("status"));
+            String error = String.valueOf(json.get("error"));
+            assertTrue(error.contains("postgresql"), error);
+            long errors = ((Number) EndToEndTest.map(json, "counts").get("errors")).longValue();
+            assertTrue(errors > 0, "the failed calls are counted: " + json.get("counts"));
+        } finally {
+            background.shutdownNow();
+            servers.stop("postgresql");
+        }
+    }
+
+    private static void awaitRecords(int metricsPort) throws InterruptedException {
+        HttpClient client = HttpClient.newHttpClient();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            try {
+                String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+                if (body.lines().anyMatch(l -> l.startsWith("streambench_records_total") && !l.endsWith(" 0.0"))) {
+                    return;
+                }
+            } catch (Exception notUp) {
+                // the job is still starting
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the job never processed a record");
+    }
+}

@@ -1,0 +1,114 @@
+package org.streambench.spark;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.SparkConf;
+import org.apache.spark.TaskContext;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.streaming.Durations;
+import org.apache.spark.streaming.api.java.JavaDStream;
+import org.apache.spark.streaming.api.java.JavaStreamingContext;
+import org.apache.spark.streaming.receiver.Receiver;
+import org.streambench.generator.SensorRecord;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.GeneratorInstance;
+import org.streambench.operators.JobMain;
+import org.streambench.operators.JobRuntime;
+import org.streambench.operators.ProcessingOperator;
+import scala.Tuple2;
+
+/**
+ * Spark Streaming (DStreams) adapter, local[N] in this JVM: one receiver per generator instance,
+ * so generation runs in its own tasks; each micro-batch is partitioned by record id, so one key
+ * is always processed by one partition, in order; each partition keeps its database session
+ * across micro-batches.
+ */
+public final class SparkJob {
+
+    /** The processing operator of each partition, kept for the life of this executor JVM. */
+    private static final Map<Integer, ProcessingOperator> OPERATORS = new ConcurrentHashMap<>();
+
+    public static void main(String[] args) {
+        JobMain.run(args, "Apache Spark " + org.apache.spark.package$.MODULE$.SPARK_VERSION(), SparkJob::run);
+    }
+
+    static void run(ExperimentSpec spec) throws Exception {
+        int threads = spec.generatorParallelism() + spec.parallelism();
+        SparkConf conf = new SparkConf()
+                .setMaster("local[" + threads + "]")
+                .setAppName("streambench " + spec.database() + " " + spec.pattern().cliName())
+                .set("spark.ui.enabled", "false")
+                .set("spark.driver.host", "127.0.0.1")
+                .set("spark.driver.bindAddress", "127.0.0.1")
+                .set("spark.streaming.stopGracefullyOnShutdown", "false")
+                // unthrottled means "as fast as processing keeps up": without backpressure the receivers
+                // would queue records without bound, and the graceful stop would have to process them all
+                .set("spark.streaming.backpressure.enabled", "true")
+                // the rate estimator learns from completed batches; until then, start modestly
+                .set("spark.streaming.backpressure.initialRate", "1000");
+        long batchMillis = Long.parseLong(spec.engineSetting("batchIntervalMillis", "1000"));
+        JavaStreamingContext context = new JavaStreamingContext(conf, Durations.milliseconds(batchMillis));
+        try {
+            List<JavaDStream<SensorRecord>> receivers = new ArrayList<>();
+            for (int instance = 0; instance < spec.generatorParallelism(); instance++) {
+                receivers.add(context.receiverStream(new GeneratorReceiver(instance)));
+            }
+            JavaDStream<SensorRecord> records = receivers.size() == 1 ? receivers.get(0)
+                    : context.union(receivers.toArray(JavaDStream[]::new));
+            HashPartitioner byId = new HashPartitioner(spec.parallelism());
+            records.mapToPair(record -> new Tuple2<>(record.id(), record))
+                    .transformToPair(batch -> batch.partitionBy(byId))
+                    .foreachRDD(batch -> batch.foreachPartition(SparkJob::process));
+            context.start();
+            JobRuntime runtime = JobRuntime.get();
+            runtime.awaitGeneratorsDone();
+            // graceful: receivers stop, and every block they stored is processed before the context ends
+            context.stop(true, true);
+            if (!runtime.drained()) {
+                throw new IllegalStateException("Spark stopped before every emitted record was processed");
+            }
+        } finally {
+            OPERATORS.values().forEach(ProcessingOperator::close);
+            OPERATORS.clear();
+        }
+    }
+
+    private static void process(Iterator<Tuple2<String, SensorRecord>> partition) {
+        ProcessingOperator operator = OPERATORS.computeIfAbsent(TaskContext.getPartitionId(), id -> ProcessingOperator.open());
+        while (partition.hasNext()) {
+            operator.process(partition.next()._2());
+        }
+    }
+
+    /** Generator instance {@code instance} as a Spark receiver. */
+    static final class GeneratorReceiver extends Receiver<SensorRecord> {
+        private final int instance;
+
+        GeneratorReceiver(int instance) {
+            super(StorageLevel.MEMORY_AND_DISK()); // spill received blocks rather than drop them
+            this.instance = instance;
+        }
+
+        @Override
+        public void onStart() {
+            Thread thread = new Thread(() -> {
+                GeneratorInstance generator = new GeneratorInstance(instance);
+                SensorRecord record;
+                while (!isStopped() && (record = generator.next()) != null) {
+                    store(record);
+                }
+            }, "generator-" + instance);
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void onStop() {
+            // the generator thread ends when the job stops or the bounded run is complete
+        }
+    }
+}
