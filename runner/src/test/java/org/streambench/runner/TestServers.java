@@ -35,7 +35,8 @@ final class TestServers {
             servers = new LocalServers(WORK, new PrintWriter(System.out, true));
             Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.keySet().forEach(servers::stop)));
         }
-        return RUNNING.computeIfAbsent(database, name -> servers.start(name, freePort()));
+        // Cassandra and HBase also bind port + 1 and port + 2
+        return RUNNING.computeIfAbsent(database, name -> servers.start(name, freePortWithTwoFreeNeighbours()));
     }
 
     static synchronized void stop(String database) {
@@ -50,6 +51,24 @@ final class TestServers {
 
     static Database open(String database) {
         return Databases.open(database, new DatabaseSettings(start(database).settings()));
+    }
+
+    private static int freePortWithTwoFreeNeighbours() {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port = freePort();
+            if (port < 65534 && isFree(port + 1) && isFree(port + 2)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("found no three consecutive free ports");
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
     }
 
     static int freePort() {
