@@ -5,7 +5,11 @@ import java.util.List;
 import java.util.Map;
 import org.streambench.runner.Home;
 
-/** The local "mongodb": mongo-java-server, a wire-protocol emulator, in its own JVM. Labelled everywhere. */
+/**
+ * The local "mongodb": mongo-java-server, a wire-protocol emulator, in its own JVM. Labelled
+ * everywhere. Its H2 backend keeps much of the data on the heap: with 2 GB it ran out of memory
+ * after about 250,000 documents of 10 KB, hence 8 GB.
+ */
 final class MongoEmulatorKind implements ServerKind {
 
     @Override
@@ -20,7 +24,7 @@ final class MongoEmulatorKind implements ServerKind {
 
     @Override
     public List<String> command(Path dir, int port) {
-        return List.of(Home.javaExecutable(), "-Xmx2g", "-cp", Home.classpathOf("local-servers/mongodb"),
+        return List.of(Home.javaExecutable(), "-Xmx8g", "-cp", Home.classpathOf("local-servers/mongodb"),
                 "org.streambench.servers.mongodb.MongoEmulatorMain", Integer.toString(port), dir.toString());
     }
 
