@@ -40,7 +40,8 @@ import org.streambench.operators.ProcessingOperator;
  */
 public final class ApexJob {
 
-    private static final long DRAIN_TIMEOUT_MILLIS = 60_000;
+    /** A safety net only: the runner's own stop deadline (--stop-timeout) normally ends a job that cannot drain. */
+    private static final long DRAIN_TIMEOUT_MILLIS = 600_000;
 
     public static void main(String[] args) {
         JobMain.run(args, "Apache Apex " + com.datatorrent.stram.util.VersionInfo.APEX_VERSION.getVersion(), ApexJob::run);

@@ -68,15 +68,19 @@ final class ExperimentRunner {
         List<RunResult.Second> seconds = new ArrayList<>();
         String error = null;
         Process job = launch(engine, spec, dir);
+        Thread killJobOnExit = new Thread(() -> kill(job), "kill-job");
+        Runtime.getRuntime().addShutdownHook(killJobOnExit); // Ctrl-C must not leave the job JVM behind
         try {
             sample(job, spec, dir.resolve(JOB_LOG), seconds);
         } catch (JobFailure failure) {
             error = failure.getMessage();
         } finally {
-            if (job.isAlive()) {
-                job.descendants().forEach(ProcessHandle::destroyForcibly);
-                job.destroyForcibly();
-                job.waitFor(10, TimeUnit.SECONDS);
+            kill(job);
+            job.waitFor(10, TimeUnit.SECONDS);
+            try {
+                Runtime.getRuntime().removeShutdownHook(killJobOnExit);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running already
             }
         }
 
@@ -105,6 +109,13 @@ final class ExperimentRunner {
                 RunResult.Throughput.of(seconds), report == null ? null : report.latency(), seconds, verification, report, environment);
         ResultFiles.write(result, dir);
         return result;
+    }
+
+    private static void kill(Process job) {
+        if (job.isAlive()) {
+            job.descendants().forEach(ProcessHandle::destroyForcibly);
+            job.destroyForcibly();
+        }
     }
 
     /** A run token whose first new key is not in the database yet (runs that keep old data stay unique). */
