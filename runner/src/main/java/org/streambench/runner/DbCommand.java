@@ -33,9 +33,6 @@ final class DbCommand {
         public Integer call() {
             PrintWriter out = command.commandLine().getOut();
             LocalServers servers = new LocalServers(Home.work(), out);
-            if (!LocalServers.supports(database)) {
-                throw new UserError("no local server for '" + database + "'; local servers: " + String.join(", ", LocalServers.supported()));
-            }
             ServerState state = servers.start(database, port != null ? port : LocalServers.defaultPort(database));
             out.println(database + " url: " + state.settings().get("url") + "  (" + state.version() + ")");
             return 0;

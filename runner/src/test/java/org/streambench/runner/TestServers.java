@@ -45,10 +45,6 @@ final class TestServers {
         }
     }
 
-    static LocalServers servers() {
-        return servers;
-    }
-
     static Database open(String database) {
         return Databases.open(database, new DatabaseSettings(start(database).settings()));
     }

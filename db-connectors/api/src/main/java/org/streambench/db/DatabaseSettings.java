@@ -25,11 +25,6 @@ public final class DatabaseSettings implements Serializable {
         return value;
     }
 
-    public int getInt(String key, int fallback) {
-        String value = values.get(key);
-        return value == null ? fallback : Integer.parseInt(value.trim());
-    }
-
     public Map<String, String> asMap() {
         return new TreeMap<>(values);
     }
