@@ -150,8 +150,8 @@ final class ExperimentRunner {
         }
         int total = spec.warmupSeconds() + spec.durationSeconds();
         out.printf(Locale.ROOT, "records flowing; %d s warm-up, then %d s measured%n", spec.warmupSeconds(), spec.durationSeconds());
-        if (spec.warmupSeconds() == 0) {
-            control(scraper, "/measure");
+        if (spec.warmupSeconds() == 0 && !control(job, spec, scraper, "/measure")) {
+            return;
         }
         long start = previous.nanoTime();
         for (int second = 1; second <= total; second++) {
@@ -166,15 +166,18 @@ final class ExperimentRunner {
                 throw new JobFailure("the job ended after " + (second - 1) + " s, before the run was over: "
                         + lastLines(jobLog));
             }
-            MetricsScraper.Snapshot now = scrape(scraper);
+            MetricsScraper.Snapshot now = scrape(job, spec, scraper);
+            if (now == null) {
+                return;
+            }
             double elapsed = (now.nanoTime() - previous.nanoTime()) / 1e9;
             double reads = now.reads() - previous.reads();
             seconds.add(new RunResult.Second(second, second <= spec.warmupSeconds(),
                     Math.round((now.records() - previous.records()) / elapsed), Math.round(reads / elapsed),
                     reads > 0 ? (now.readSeconds() - previous.readSeconds()) / reads * 1e6 : null,
                     Math.round(now.errors() - previous.errors())));
-            if (second == spec.warmupSeconds()) {
-                control(scraper, "/measure");
+            if (second == spec.warmupSeconds() && !control(job, spec, scraper, "/measure")) {
+                return;
             }
             if (second % PROGRESS_EVERY_SECONDS == 0 || second == total) {
                 RunResult.Second last = seconds.get(seconds.size() - 1);
@@ -187,7 +190,7 @@ final class ExperimentRunner {
             throw new JobFailure("the bounded run of " + spec.recordsPerGenerator() + " records per generator did not finish within "
                     + total + " s (raise --duration)");
         }
-        control(scraper, "/stop");
+        control(job, spec, scraper, "/stop");
         if (!job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS)) {
             throw new JobFailure("the job did not stop within " + stopTimeoutSeconds + " s after the stop request");
         }
@@ -217,20 +220,35 @@ final class ExperimentRunner {
         throw new JobFailure("no record was processed within " + startupTimeoutSeconds + " s of launching the job");
     }
 
-    private static MetricsScraper.Snapshot scrape(MetricsScraper scraper) throws JobFailure, InterruptedException {
+    /** The next snapshot; null if a bounded job ended by itself (its endpoint closes just before its JVM exits). */
+    private MetricsScraper.Snapshot scrape(Process job, ExperimentSpec spec, MetricsScraper scraper)
+            throws JobFailure, InterruptedException {
         try {
             return scraper.scrape();
         } catch (IOException e) {
+            if (endedByItself(job, spec)) {
+                return null;
+            }
             throw new JobFailure("the job's metrics endpoint stopped answering: " + e);
         }
     }
 
-    private static void control(MetricsScraper scraper, String path) throws JobFailure, InterruptedException {
+    /** Posts a control request; false if a bounded job ended by itself before it could take it. */
+    private boolean control(Process job, ExperimentSpec spec, MetricsScraper scraper, String path)
+            throws JobFailure, InterruptedException {
         try {
             scraper.post(path);
+            return true;
         } catch (IOException e) {
+            if (endedByItself(job, spec)) {
+                return false;
+            }
             throw new JobFailure("the job did not accept " + path + ": " + e);
         }
+    }
+
+    private boolean endedByItself(Process job, ExperimentSpec spec) throws InterruptedException {
+        return spec.bounded() && job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS);
     }
 
     static String lastLines(Path log) {
