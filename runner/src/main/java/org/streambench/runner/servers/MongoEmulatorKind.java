@@ -7,8 +7,8 @@ import org.streambench.runner.Home;
 
 /**
  * The local "mongodb": mongo-java-server, a wire-protocol emulator, in its own JVM. Labelled
- * everywhere. Its H2 backend keeps much of the data on the heap: with 2 GB it ran out of memory
- * after about 250,000 documents of 10 KB, hence 8 GB.
+ * everywhere. Its data lives in an H2 MVStore on disk; the heap holds a query's results, which the
+ * connector keeps small (see MongoDbDatabase).
  */
 final class MongoEmulatorKind implements ServerKind {
 
@@ -24,7 +24,7 @@ final class MongoEmulatorKind implements ServerKind {
 
     @Override
     public List<String> command(Path dir, int port) {
-        return List.of(Home.javaExecutable(), "-Xmx8g", "-cp", Home.classpathOf("local-servers/mongodb"),
+        return List.of(Home.javaExecutable(), "-Xmx2g", "-cp", Home.classpathOf("local-servers/mongodb"),
                 "org.streambench.servers.mongodb.MongoEmulatorMain", Integer.toString(port), dir.toString());
     }
 
