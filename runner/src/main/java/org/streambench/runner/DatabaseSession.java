@@ -85,14 +85,14 @@ final class DatabaseSession implements AutoCloseable {
         return settings;
     }
 
-    /** The server's version, labelled when it is the suite's local server (an emulator says so). */
+    /** The server's version, labelled when it is the suite's local server; an emulator says so either way. */
     String version() {
         return localServer != null ? localServer.version() : database.serverVersion();
     }
 
     /** A warning that belongs next to every number measured against this database, or null. */
     String note() {
-        return localServer != null ? localServer.note() : null;
+        return localServer != null ? localServer.note() : database.serverCaveat();
     }
 
     @Override

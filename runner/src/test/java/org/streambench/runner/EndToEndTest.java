@@ -135,6 +135,21 @@ class EndToEndTest {
         }
     }
 
+    /** Reached by --db-url, as an external server, the emulator is still labelled: the connector recognises it. */
+    @Test
+    void anEmulatorGivenByUrlIsLabelledAsNotMongoDb(@TempDir Path tmp) throws Exception {
+        ServerState server = TestServers.start("mongodb");
+        Path out = tmp.resolve("run");
+        CliResult run = CliResult.bench("run", "--engine", "flink", "--db", "mongodb", "--pattern", "insert", "--blob", "100",
+                "--duration", "2s", "--warmup", "1s", "--metrics-port", "0", "--db-url", server.settings().get("url"),
+                "--out", out.toString());
+        assertEquals(0, run.code(), run.toString());
+        Map<String, Object> environment = map(ResultFiles.read(out), "environment");
+        assertTrue(String.valueOf(environment.get("databaseVersion")).contains("emulator, not MongoDB"), environment.toString());
+        assertTrue(String.valueOf(environment.get("databaseNote")).contains("MONGODB EMULATOR"), environment.toString());
+        assertTrue(run.out().lines().filter(l -> l.startsWith("flink x mongodb")).allMatch(l -> l.contains("MONGODB EMULATOR")), run.out());
+    }
+
     @Test
     void yamlSpecSuppliesOptionsAndTheCommandLineWins(@TempDir Path tmp) throws Exception {
         Path spec = tmp.resolve("experiment.yaml");

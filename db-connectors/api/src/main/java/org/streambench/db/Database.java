@@ -39,6 +39,14 @@ public interface Database extends AutoCloseable {
     /** Product and version of the server, as the server reports them. */
     String serverVersion();
 
+    /**
+     * A warning that belongs next to every number measured against this server (e.g. it only
+     * emulates the database), or null.
+     */
+    default String serverCaveat() {
+        return null;
+    }
+
     @Override
     void close();
 }

@@ -35,7 +35,7 @@ final class MongoEmulatorKind implements ServerKind {
 
     @Override
     public String label(String reportedVersion) {
-        return "mongo-java-server, a MongoDB wire-protocol emulator, not MongoDB (it reports " + reportedVersion + ")";
+        return "mongo-java-server: " + reportedVersion;
     }
 
     @Override

@@ -49,6 +49,8 @@ public final class MongoDbDatabase implements Database {
     private String collectionName;
     private boolean shard;
     private boolean beforeMongoDb44;
+    private String reportedVersion;
+    private boolean genuineMongoDb;
 
     @Override
     public void open(DatabaseSettings settings) {
@@ -65,7 +67,10 @@ public final class MongoDbDatabase implements Database {
                     .writeConcern(writeConcern(settings.get("writeConcern", "acknowledged")))
                     .build());
             database = client.getDatabase(databaseName);
-            database.runCommand(new Document("ping", 1));
+            Document buildInfo = database.runCommand(new Document("buildInfo", 1));
+            reportedVersion = buildInfo.getString("version");
+            // every mongod and mongos reports the commit it was built from; mongo-java-server does not
+            genuineMongoDb = buildInfo.containsKey("gitVersion");
             beforeMongoDb44 = client.getClusterDescription().getServerDescriptions().stream()
                     .anyMatch(server -> server.isOk() && server.getMaxWireVersion() < WIRE_VERSION_4_4);
             collection = database.getCollection(collectionName);
@@ -219,11 +224,14 @@ public final class MongoDbDatabase implements Database {
 
     @Override
     public String serverVersion() {
-        try {
-            return "MongoDB " + database.runCommand(new Document("buildInfo", 1)).getString("version");
-        } catch (MongoException e) {
-            throw failure("read the server version", e);
-        }
+        return genuineMongoDb ? "MongoDB " + reportedVersion
+                : "a MongoDB wire-protocol emulator, not MongoDB (it reports " + reportedVersion + ", without a gitVersion)";
+    }
+
+    @Override
+    public String serverCaveat() {
+        return genuineMongoDb ? null : "MONGODB EMULATOR: this 'mongodb' server is a wire-protocol emulator, not MongoDB; "
+                + "its numbers say nothing about MongoDB";
     }
 
     @Override
