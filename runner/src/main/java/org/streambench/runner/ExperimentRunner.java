@@ -142,7 +142,7 @@ final class ExperimentRunner {
         return builder.start();
     }
 
-    private void sample(Process job, ExperimentSpec spec, Path jobLog, List<RunResult.Second> seconds) throws InterruptedException, JobFailure {
+    void sample(Process job, ExperimentSpec spec, Path jobLog, List<RunResult.Second> seconds) throws InterruptedException, JobFailure {
         MetricsScraper scraper = new MetricsScraper(spec.metricsHost(), spec.metricsPort());
         MetricsScraper.Snapshot previous = awaitFirstRecords(job, scraper, jobLog, spec.bounded());
         if (previous == null) {
