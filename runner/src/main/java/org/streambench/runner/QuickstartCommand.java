@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.streambench.generator.Pattern;
 import org.streambench.operators.ExperimentSpec;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,6 +34,10 @@ final class QuickstartCommand implements Callable<Integer> {
     @Option(names = "--keys", defaultValue = "10000", description = "Prefilled key space (default: ${DEFAULT-VALUE}).")
     String keys;
 
+    @Option(names = "--out", paramLabel = "DIR", description = "Folder for the four runs' result folders "
+            + "(default: results/quickstart-<date>-<time>).")
+    Path out;
+
     @Mixin
     JobOptions job;
 
@@ -42,23 +47,14 @@ final class QuickstartCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter console = command.commandLine().getOut();
-        ExperimentOptions options = new ExperimentOptions();
-        options.engine = "flink";
-        options.database = "postgresql";
-        options.pattern = "update";
-        options.blob = blob;
-        options.duration = duration;
-        options.warmup = warmup;
-        options.rate = "0";
-        options.keys = keys;
-        options.parallelism = "1";
-        options.generatorParallelism = "1";
-        options.seed = "1";
-        options.records = "0";
+        // every other experiment option keeps the default `bench run` has
+        ExperimentOptions options = CommandLine.populateCommand(new ExperimentOptions(), "--engine", "flink", "--db", "postgresql",
+                "--blob", blob, "--duration", duration, "--warmup", warmup, "--keys", keys);
         ExperimentSpec base = options.toSpec(job);
         ExperimentRunner runner = job.runner(console);
-        Path root = Home.root().resolve("results")
+        Path root = out != null ? out : Home.root().resolve("results")
                 .resolve("quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        RunCommand.requireUsable(root);
         List<RunResult> results = new ArrayList<>();
         try (DatabaseSession session = DatabaseSession.open("postgresql", new ConnectionOptions(), console)) {
             for (Pattern pattern : Pattern.values()) {

@@ -135,6 +135,25 @@ class EndToEndTest {
         }
     }
 
+    /** The README's first command: the four patterns on Flink x the suite's PostgreSQL, one table, every run verified. */
+    @Test
+    void quickstartRunsTheFourPatternsAndPrintsAVerifiedTable(@TempDir Path tmp) throws Exception {
+        TestServers.start("postgresql"); // quickstart uses the suite's local server, here the one the tests started
+        Path out = tmp.resolve("quickstart");
+        CliResult run = CliResult.bench("quickstart", "--blob", "100", "--duration", "2s", "--warmup", "1s", "--keys", "500",
+                "--metrics-port", "0", "--out", out.toString());
+        assertEquals(0, run.code(), run.toString());
+        for (String pattern : List.of("read", "insert", "update", "mixed")) {
+            Map<String, Object> result = ResultFiles.read(out.resolve(pattern));
+            assertEquals("ok", result.get("status"), pattern + ": " + result.get("error"));
+            assertEquals(pattern, map(result, "spec").get("pattern"));
+            assertEquals("flink", map(result, "spec").get("engine"));
+            assertEquals(0, map(result, "verification").get("mismatches"), pattern);
+            assertTrue(run.out().lines().anyMatch(l -> l.startsWith(pattern + " ") && l.endsWith("checks)") && l.contains(" ok (")),
+                    "a table row for " + pattern + ":\n" + run.out());
+        }
+    }
+
     /** Reached by --db-url, as an external server, the emulator is still labelled: the connector recognises it. */
     @Test
     void anEmulatorGivenByUrlIsLabelledAsNotMongoDb(@TempDir Path tmp) throws Exception {
