@@ -4,6 +4,7 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -21,12 +22,14 @@ import org.streambench.operators.ProcessingOperator;
  */
 public final class FlinkJob {
 
+    private static final String LOOPBACK = "127.0.0.1";
+
     public static void main(String[] args) {
         JobMain.run(args, "Apache Flink " + EnvironmentInformation.getVersion(), FlinkJob::run);
     }
 
     static void run(ExperimentSpec spec) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(loopbackOnly());
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.disableOperatorChaining();
         env.fromSource(new GeneratorSource(), WatermarkStrategy.noWatermarks(), "generator")
@@ -36,6 +39,16 @@ public final class FlinkJob {
                 .setParallelism(spec.parallelism())
                 .sinkTo(new DiscardingSink<>()).setParallelism(spec.parallelism());
         env.execute("streambench " + spec.database() + " " + spec.pattern().cliName() + " " + spec.blobBytes() + "B");
+    }
+
+    /** The local cluster's own listeners (blob server, RPC, shuffle) bind loopback, not every interface. */
+    private static Configuration loopbackOnly() {
+        Configuration config = new Configuration();
+        for (String option : new String[] {"jobmanager.bind-host", "jobmanager.rpc.address", "taskmanager.bind-host",
+            "taskmanager.host", "rest.bind-address", "rest.address"}) {
+            config.setString(option, LOOPBACK);
+        }
+        return config;
     }
 
     static final class Processing extends KeyedProcessFunction<String, SensorRecord, Void> {

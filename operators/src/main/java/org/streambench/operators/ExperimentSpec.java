@@ -32,6 +32,12 @@ public record ExperimentSpec(String engine, String database, Pattern pattern, in
                              long recordsPerGenerator, String metricsHost, int metricsPort,
                              Map<String, String> databaseSettings, Map<String, String> engineSettings) implements Serializable {
 
+    /**
+     * The job JVM's environment variable that carries the database password: the spec file on
+     * disk never holds it.
+     */
+    public static final String PASSWORD_ENVIRONMENT = "STREAMBENCH_DB_PASSWORD";
+    private static final String PASSWORD = "password";
     private static final String DB_PREFIX = "db.";
     private static final String ENGINE_PREFIX = "engine.";
 
@@ -87,19 +93,34 @@ public record ExperimentSpec(String engine, String database, Pattern pattern, in
         p.setProperty("recordsPerGenerator", Long.toString(recordsPerGenerator));
         p.setProperty("metricsHost", metricsHost);
         p.setProperty("metricsPort", Integer.toString(metricsPort));
-        databaseSettings.forEach((k, v) -> p.setProperty(DB_PREFIX + k, v));
+        databaseSettings.forEach((k, v) -> {
+            if (!k.equals(PASSWORD)) {
+                p.setProperty(DB_PREFIX + k, v);
+            }
+        });
         engineSettings.forEach((k, v) -> p.setProperty(ENGINE_PREFIX + k, v));
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             p.store(out, "streambench experiment (written by the runner for the job JVM)");
         }
     }
 
+    /** The password the job JVM needs (see {@link #PASSWORD_ENVIRONMENT}), or null. */
+    public String password() {
+        String password = databaseSettings.get(PASSWORD);
+        return password == null || password.isEmpty() ? null : password;
+    }
+
+    /** Reads a spec written by {@link #write}; the password comes from the environment. */
     public static ExperimentSpec read(Path file) throws IOException {
         Properties p = new Properties();
         try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(in);
         }
         Map<String, String> settings = withPrefix(p, DB_PREFIX);
+        String password = System.getenv(PASSWORD_ENVIRONMENT);
+        if (password != null) {
+            settings.put(PASSWORD, password);
+        }
         return new ExperimentSpec(p.getProperty("engine"), p.getProperty("database"),
                 Pattern.parse(p.getProperty("pattern")), Integer.parseInt(p.getProperty("blobBytes")),
                 Integer.parseInt(p.getProperty("durationSeconds")), Integer.parseInt(p.getProperty("warmupSeconds")),

@@ -5,12 +5,17 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Properties;
 
 /**
  * The common main of every engine job: read the spec, start the runtime, let the engine run the
  * pipeline until the runner stops it, then write the job report the runner verifies.
  * Usage of an engine main: {@code <spec.properties> <report.properties>}.
+ * <p>
+ * The job ends early, with a report that says why, when a database call fails (every failed call
+ * fails the run anyway, so going on would only hammer a database that stopped answering) and when
+ * the runner that launched it is gone.
  */
 public final class JobMain {
 
@@ -18,6 +23,10 @@ public final class JobMain {
     public interface Pipeline {
         void run(ExperimentSpec spec) throws Exception;
     }
+
+    /** System properties of the job JVM: the launching runner's PID and start time (epoch ms), watched by the job. */
+    public static final String RUNNER_PID_PROPERTY = "streambench.runner.pid";
+    public static final String RUNNER_START_PROPERTY = "streambench.runner.start";
 
     private JobMain() {
     }
@@ -27,33 +36,61 @@ public final class JobMain {
             System.err.println("usage: <spec.properties> <report.properties> (the bench runner launches this)");
             System.exit(2);
         }
-        int exitCode = 0;
-        Properties report = new Properties();
-        report.setProperty("engineVersion", engineVersion);
+        RunnerWatchdog.startIfLaunchedByRunner();
+        Path reportFile = Path.of(args[1]);
         JobRuntime runtime = null;
+        String status = "finished";
+        String error = null;
         try {
             ExperimentSpec spec = ExperimentSpec.read(Path.of(args[0]));
             runtime = JobRuntime.start(spec);
+            JobRuntime started = runtime;
+            runtime.onFailure(reason -> {
+                int code = finish(started, reportFile, engineVersion, "failed", reason);
+                Runtime.getRuntime().halt(code == 0 ? 1 : code);
+            });
             pipeline.run(spec);
-            report.setProperty("status", "finished");
         } catch (Throwable t) {
-            exitCode = 1;
-            report.setProperty("status", "failed");
-            report.setProperty("error", String.valueOf(rootCause(t)));
+            status = "failed";
+            error = String.valueOf(rootCause(t));
             t.printStackTrace();
+        }
+        if (runtime != null && runtime.failure() != null) {
+            return; // the failure handler writes the report and ends the JVM
+        }
+        System.exit(finish(runtime, reportFile, engineVersion, status, error));
+    }
+
+    /** Writes the job report once; returns the exit code. */
+    private static synchronized int finish(JobRuntime runtime, Path reportFile, String engineVersion, String status, String error) {
+        Properties report = new Properties();
+        report.setProperty("engineVersion", engineVersion);
+        report.setProperty("status", status);
+        if (error != null) {
+            report.setProperty("error", error);
         }
         if (runtime != null) {
             runtime.requestStop();
             runtime.describe(report);
             runtime.close();
         }
-        try (Writer out = Files.newBufferedWriter(Path.of(args[1]), StandardCharsets.UTF_8)) {
+        int exitCode = status.equals("finished") ? 0 : 1;
+        Path tmp = reportFile.resolveSibling(reportFile.getFileName() + ".tmp");
+        try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
             report.store(out, "streambench job report");
         } catch (IOException e) {
-            System.err.println("cannot write the job report " + args[1] + ": " + e);
-            exitCode = 1;
+            System.err.println("cannot write the job report " + reportFile + ": " + e);
+            return 1;
         }
-        System.exit(exitCode);
+        try {
+            Files.move(tmp, reportFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            System.err.println("cannot write the job report " + reportFile + ": " + e);
+            return 1;
+        }
+        System.out.flush();
+        System.err.flush();
+        return exitCode;
     }
 
     private static Throwable rootCause(Throwable t) {

@@ -11,6 +11,7 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -32,6 +33,8 @@ public final class JobRuntime implements AutoCloseable {
     private final HttpServer server;
     private volatile boolean stopRequested;
     private volatile Histogram measuredLatency;
+    private volatile String failure;
+    private volatile Consumer<String> onFailure = reason -> { };
 
     private JobRuntime(ExperimentSpec spec) throws IOException {
         this.spec = spec;
@@ -89,6 +92,30 @@ public final class JobRuntime implements AutoCloseable {
             measuredLatency = metrics.takeLatencyWindow();
             stopRequested = true;
         }
+    }
+
+    /**
+     * Ends the run as failed: generators stop and {@code onFailure} runs once (the job's main writes
+     * its report and exits there, so no further database call is made).
+     */
+    public void fail(String reason) {
+        synchronized (this) {
+            if (failure != null) {
+                return;
+            }
+            failure = reason;
+        }
+        requestStop();
+        onFailure.accept(reason);
+    }
+
+    /** Why the run failed, or null. */
+    public String failure() {
+        return failure;
+    }
+
+    void onFailure(Consumer<String> handler) {
+        this.onFailure = handler;
     }
 
     /** The reads between {@code /measure} and the stop request (or now, if none came yet). */

@@ -1,6 +1,7 @@
 package org.streambench.operators;
 
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.streambench.db.Database;
 import org.streambench.db.Databases;
 import org.streambench.db.StoredRecord;
@@ -15,8 +16,9 @@ import org.streambench.generator.SensorRecord;
  * <li>update: read the entry, add the new values field by field, write the sum back;</li>
  * <li>mixed: read; if found add and update, else insert.</li>
  * </ul>
- * Each read is timed here, never inside a connector. A failed call is counted and reported,
- * and the record is dropped; the run then fails verification rather than hiding the error.
+ * Each read is timed here, never inside a connector. A failed call is counted and reported, and
+ * it ends the run ({@link JobRuntime#fail}): the run has failed anyway, and a database that stopped
+ * answering must not be hammered with calls that cannot succeed.
  */
 public final class ProcessingOperator implements AutoCloseable {
 
@@ -24,12 +26,14 @@ public final class ProcessingOperator implements AutoCloseable {
     private final Database database;
     private final byte[] blob;
     private final OperatorMetrics metrics;
+    private final Consumer<String> failRun;
 
-    ProcessingOperator(Pattern pattern, Database database, byte[] blob, OperatorMetrics metrics) {
+    ProcessingOperator(Pattern pattern, Database database, byte[] blob, OperatorMetrics metrics, Consumer<String> failRun) {
         this.pattern = pattern;
         this.database = database;
         this.blob = blob;
         this.metrics = metrics;
+        this.failRun = failRun;
     }
 
     /** Opens this instance's own database session, as the engine calls it once per parallel instance. */
@@ -37,7 +41,7 @@ public final class ProcessingOperator implements AutoCloseable {
         JobRuntime runtime = JobRuntime.get();
         ExperimentSpec spec = runtime.spec();
         Database database = Databases.open(spec.database(), spec.settings());
-        return new ProcessingOperator(spec.pattern(), database, Blob.of(spec.blobBytes()), runtime.metrics());
+        return new ProcessingOperator(spec.pattern(), database, Blob.of(spec.blobBytes()), runtime.metrics(), runtime::fail);
     }
 
     public void process(SensorRecord record) {
@@ -65,6 +69,7 @@ public final class ProcessingOperator implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             metrics.error(op, e);
+            failRun.accept("a database call failed (" + op.label() + " of key " + record.id() + "): " + e);
         }
     }
 

@@ -1,0 +1,49 @@
+package org.streambench.operators;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Ends the job JVM when the runner that launched it is gone (killed with SIGKILL, crashed):
+ * a job without its runner would otherwise keep writing to the database and corrupt the next
+ * run. The runner passes its PID and start time; both must match, so a reused PID does not count.
+ */
+final class RunnerWatchdog {
+
+    private static final long CHECK_MILLIS = 500;
+
+    private RunnerWatchdog() {
+    }
+
+    /** Starts watching if this JVM was launched by a runner (the properties are set); otherwise does nothing. */
+    static void startIfLaunchedByRunner() {
+        String pid = System.getProperty(JobMain.RUNNER_PID_PROPERTY);
+        if (pid == null) {
+            return;
+        }
+        long runnerPid = Long.parseLong(pid);
+        String start = System.getProperty(JobMain.RUNNER_START_PROPERTY);
+        Optional<Instant> runnerStart = start == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(Long.parseLong(start)));
+        Thread watchdog = new Thread(() -> {
+            while (alive(runnerPid, runnerStart)) {
+                try {
+                    Thread.sleep(CHECK_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            System.err.println("streambench: the runner (pid " + runnerPid + ") is gone; ending the job now");
+            System.err.flush();
+            Runtime.getRuntime().halt(3);
+        }, "streambench-runner-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+    }
+
+    static boolean alive(long pid, Optional<Instant> expectedStart) {
+        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                .filter(handle -> expectedStart.isEmpty() || handle.info().startInstant()
+                        .map(actual -> Math.abs(actual.toEpochMilli() - expectedStart.get().toEpochMilli()) < 1000).orElse(true))
+                .isPresent();
+    }
+}
