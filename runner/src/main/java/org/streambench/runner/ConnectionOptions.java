@@ -1,7 +1,12 @@
 package org.streambench.runner;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.servers.LocalServers;
 import picocli.CommandLine.Option;
 
 /** Where the database is: an external one by its settings, or the suite's own local server. */
@@ -14,15 +19,62 @@ final class ConnectionOptions {
     @Option(names = "--db-user", description = "User for --db-url.")
     String user;
 
-    @Option(names = "--db-password", description = "Password for --db-url.")
+    @Option(names = "--db-password", description = "Password for --db-url (visible in ps: prefer --db-password-file or $"
+            + ExperimentSpec.PASSWORD_ENVIRONMENT + ").")
     String password;
+
+    @Option(names = "--db-password-file", paramLabel = "FILE", description = "File whose first line is the password for --db-url.")
+    Path passwordFile;
 
     @Option(names = "--db-setting", paramLabel = "KEY=VALUE", description = "Any other connector setting (e.g. table=t1); repeatable.")
     Map<String, String> extra = new LinkedHashMap<>();
 
     @Option(names = "--db-port", description = "Port of the local server, if the suite starts one (default: the database's own).")
-    Integer localPort;
+    String localPort;
 
     @Option(names = "--keep-db", description = "Leave a local server this command started running afterwards.")
     boolean keepDb;
+
+    /** The password for --db-url: --db-password, else the first line of --db-password-file, else the environment, else empty. */
+    String password() {
+        if (password != null) {
+            return password;
+        }
+        if (passwordFile != null) {
+            try {
+                return Files.readAllLines(passwordFile).stream().findFirst().orElse("");
+            } catch (IOException e) {
+                throw new UserError("cannot read --db-password-file " + passwordFile + " (" + e.getMessage() + ")");
+            }
+        }
+        String fromEnvironment = System.getenv(ExperimentSpec.PASSWORD_ENVIRONMENT);
+        return fromEnvironment == null ? "" : fromEnvironment;
+    }
+
+    /** The local server's port: --db-port or the database's default. */
+    int localPort(String database) {
+        int port = localPort == null ? LocalServers.defaultPort(database) : Inputs.port("--db-port", localPort);
+        for (int each : LocalServers.ports(database, port)) {
+            if (each > Inputs.MAX_PORT) {
+                throw new UserError("--db-port " + port + ": " + database + " also binds port " + each + ", beyond " + Inputs.MAX_PORT
+                        + "; choose a lower port");
+            }
+        }
+        return port;
+    }
+
+    /** Checks what can be checked before anything starts. */
+    void validate(String database) {
+        if (passwordFile != null && !Files.isReadable(passwordFile)) {
+            throw new UserError("--db-password-file " + passwordFile + " cannot be read; give a readable file whose first line is the password");
+        }
+        if (password != null && passwordFile != null) {
+            throw new UserError("give either --db-password or --db-password-file, not both");
+        }
+        if (url == null && LocalServers.supports(database)) {
+            localPort(database);
+        } else if (url == null && localPort != null) {
+            Inputs.port("--db-port", localPort);
+        }
+    }
 }

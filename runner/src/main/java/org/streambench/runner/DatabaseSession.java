@@ -3,6 +3,11 @@ package org.streambench.runner;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
@@ -17,6 +22,8 @@ import org.streambench.runner.servers.ServerState;
  */
 final class DatabaseSession implements AutoCloseable {
 
+    private static final int PROBE_SECONDS = 20;
+
     private final String name;
     private final DatabaseProvider provider;
     private final Map<String, String> settings;
@@ -24,9 +31,11 @@ final class DatabaseSession implements AutoCloseable {
     private final LocalServers servers;
     private final boolean stopServerOnClose;
     private final ServerState localServer;
+    private final CleanupOnExit.Registration stopServerOnExit;
 
     private DatabaseSession(String name, DatabaseProvider provider, Map<String, String> settings, Database database,
-                            LocalServers servers, boolean stopServerOnClose, ServerState localServer) {
+                            LocalServers servers, boolean stopServerOnClose, ServerState localServer,
+                            CleanupOnExit.Registration stopServerOnExit) {
         this.name = name;
         this.provider = provider;
         this.settings = settings;
@@ -34,6 +43,7 @@ final class DatabaseSession implements AutoCloseable {
         this.servers = servers;
         this.stopServerOnClose = stopServerOnClose;
         this.localServer = localServer;
+        this.stopServerOnExit = stopServerOnExit;
     }
 
     static DatabaseProvider provider(String name) {
@@ -46,24 +56,28 @@ final class DatabaseSession implements AutoCloseable {
         LocalServers servers = new LocalServers(Home.work(), out);
         boolean startedHere = false;
         ServerState state = null;
+        CleanupOnExit.Registration stopOnExit = () -> { };
         if (connection.url != null) {
             settings.put("url", connection.url);
             settings.put("user", connection.user == null ? "" : connection.user);
-            settings.put("password", connection.password == null ? "" : connection.password);
+            settings.put("password", connection.password());
         } else if (provider.storesData()) {
             if (!LocalServers.supports(name)) {
                 throw new UserError("the suite has no local " + name + " server; pass --db-url to use an external one");
             }
-            boolean running = servers.running(name).isPresent();
-            state = servers.start(name, connection.localPort != null ? connection.localPort : LocalServers.defaultPort(name));
-            startedHere = !running && !connection.keepDb;
+            state = servers.start(name, connection.localPort(name), "--db-port", !connection.keepDb);
+            startedHere = state.owner() != null && state.owner().pid() == ProcessHandle.current().pid();
+            if (startedHere) {
+                stopOnExit = CleanupOnExit.register("stop the local " + name + " server", () -> servers.stop(name));
+            }
             settings.putAll(state.settings());
         }
         settings.putAll(connection.extra);
         try {
             Database database = Databases.open(name, new DatabaseSettings(settings));
-            return new DatabaseSession(name, provider, settings, database, servers, startedHere, state);
+            return new DatabaseSession(name, provider, settings, database, servers, startedHere, state, stopOnExit);
         } catch (DatabaseException e) {
+            stopOnExit.close();
             if (startedHere) {
                 servers.stop(name);
             }
@@ -95,12 +109,49 @@ final class DatabaseSession implements AutoCloseable {
         return localServer != null ? localServer.note() : database.serverCaveat();
     }
 
+    /**
+     * Why the database cannot be used any more (its local server died, or it does not answer a new
+     * connection within {@value #PROBE_SECONDS} s), or empty if it answers.
+     */
+    Optional<String> unreachable() {
+        if (localServer != null && servers.running(name).isEmpty()) {
+            return Optional.of("the local " + name + " server (pid " + localServer.pid() + ") is no longer running; see "
+                    + servers.dir(name).resolve("server.log"));
+        }
+        if (!provider.storesData()) {
+            return Optional.empty();
+        }
+        CompletableFuture<Optional<String>> probe = CompletableFuture.supplyAsync(() -> {
+            try (Database fresh = Databases.open(name, new DatabaseSettings(settings))) {
+                fresh.serverVersion();
+                return Optional.empty();
+            } catch (RuntimeException e) {
+                return Optional.of("the database stopped answering: " + e.getMessage());
+            }
+        });
+        try {
+            return probe.get(PROBE_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            return Optional.of("the database stopped answering: a new connection got no answer within " + PROBE_SECONDS + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (ExecutionException e) {
+            return Optional.of("the database stopped answering: " + e.getCause());
+        }
+    }
+
     @Override
     public void close() {
-        database.close();
+        try {
+            database.close();
+        } catch (RuntimeException e) {
+            // a server that died cannot be closed cleanly; stopping it below still matters
+        }
         if (stopServerOnClose) {
             servers.stop(name);
         }
+        stopServerOnExit.close();
     }
 
     private static String known() {

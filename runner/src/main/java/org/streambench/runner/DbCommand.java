@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 import picocli.CommandLine.Command;
@@ -24,7 +25,7 @@ final class DbCommand {
 
         @Option(names = "--port", description = "Port (defaults: cassandra 19042 (+1, +2), hbase 12181 (ZooKeeper; +1, +2), "
                 + "mongodb 17017, postgresql 15432, mariadb 13306).")
-        Integer port;
+        String port;
 
         @Spec
         CommandSpec command;
@@ -32,8 +33,9 @@ final class DbCommand {
         @Override
         public Integer call() {
             PrintWriter out = command.commandLine().getOut();
+            int chosen = port != null ? Inputs.port("--port", port) : LocalServers.defaultPort(database);
             LocalServers servers = new LocalServers(Home.work(), out);
-            ServerState state = servers.start(database, port != null ? port : LocalServers.defaultPort(database));
+            ServerState state = servers.start(database, chosen, "--port");
             out.println(database + " url: " + state.settings().get("url") + "  (" + state.version() + ")");
             return 0;
         }
@@ -70,8 +72,11 @@ final class DbCommand {
             LocalServers servers = new LocalServers(Home.work(), out);
             for (String database : LocalServers.supported()) {
                 Optional<ServerState> state = servers.running(database);
-                out.println(state.map(s -> String.format("%-10s running  pid %d  port %d  %s  %s", database, s.pid(), s.port(),
-                        s.settings().get("url"), s.version())).orElse(String.format("%-10s stopped", database)));
+                out.println(state.map(s -> String.format("%-10s running  pid %s  port %d  %s  %s%s", database,
+                        s.alive().stream().map(p -> Long.toString(p.pid())).collect(Collectors.joining(",")), s.port(),
+                        s.settings().get("url"), s.version(), LocalServers.leftByDeadRun(s)
+                                ? "  (left by a killed run, pid " + s.owner().pid() + "; ./bench db stop " + database + " stops it)" : ""))
+                        .orElse(String.format("%-10s stopped", database)));
             }
             return 0;
         }

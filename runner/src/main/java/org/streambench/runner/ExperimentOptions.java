@@ -116,12 +116,7 @@ final class ExperimentOptions {
     }
 
     private static int metricsPort(JobOptions job) {
-        int port;
-        try {
-            port = Integer.parseInt(job.metricsPort.trim());
-        } catch (NumberFormatException e) {
-            throw new UserError("--metrics-port '" + job.metricsPort + "' must be a port number");
-        }
+        int port = Inputs.port("--metrics-port", job.metricsPort, true);
         try (ServerSocket socket = new ServerSocket()) {
             socket.bind(new InetSocketAddress(job.metricsHost, port));
             return socket.getLocalPort();

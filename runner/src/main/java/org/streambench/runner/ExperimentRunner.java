@@ -17,6 +17,7 @@ import org.streambench.generator.Keys;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.operators.Blob;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.JobMain;
 
 /**
  * Runs one experiment against an open database: reset, prefill, launch the engine's job JVM,
@@ -44,8 +45,20 @@ final class ExperimentRunner {
         this.stopTimeoutSeconds = stopTimeoutSeconds;
     }
 
+    /**
+     * Runs the experiment into {@code dir}. If the runner is interrupted meanwhile, {@code dir} is
+     * left holding a result.json whose status is "interrupted", never something that looks like a result.
+     */
     RunResult run(ExperimentSpec requested, DatabaseSession session, Path dir) throws IOException, InterruptedException {
         String startedAt = Instant.now().toString();
+        try (CleanupOnExit.Registration marker = CleanupOnExit.register("mark " + dir + " as interrupted",
+                () -> ResultFiles.writeInterrupted(requested, startedAt, dir))) {
+            return runMarked(requested, session, dir, startedAt);
+        }
+    }
+
+    private RunResult runMarked(ExperimentSpec requested, DatabaseSession session, Path dir, String startedAt)
+            throws IOException, InterruptedException {
         Engine engine = Engine.parse(requested.engine());
         Database database = session.database();
         boolean storesData = session.storesData();
@@ -68,34 +81,35 @@ final class ExperimentRunner {
         List<RunResult.Second> seconds = new ArrayList<>();
         String error = null;
         Process job = launch(engine, spec, dir);
-        Thread killJobOnExit = new Thread(() -> kill(job), "kill-job");
-        Runtime.getRuntime().addShutdownHook(killJobOnExit); // Ctrl-C must not leave the job JVM behind
-        try {
+        try (CleanupOnExit.Registration killJob = CleanupOnExit.register("stop the job JVM", () -> kill(job))) {
             sample(job, spec, dir.resolve(JOB_LOG), seconds);
         } catch (JobFailure failure) {
             error = failure.getMessage();
         } finally {
             kill(job);
             job.waitFor(10, TimeUnit.SECONDS);
-            try {
-                Runtime.getRuntime().removeShutdownHook(killJobOnExit);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running already
-            }
         }
 
         JobReport report = Files.isRegularFile(dir.resolve(JOB_REPORT)) ? JobReport.read(dir.resolve(JOB_REPORT)) : null;
         if (error == null && (report == null || !"finished".equals(report.status()))) {
-            error = "the " + engine.cliName() + " job failed: " + (report == null ? lastLines(dir.resolve(JOB_LOG)) : report.error());
+            error = report == null ? "the " + engine.cliName() + " job " + JobEnd.describe(job, dir.resolve(JOB_LOG))
+                    : "the " + engine.cliName() + " job failed: " + report.error();
         }
         if (error == null && report.errors() > 0) {
             error = report.errors() + " database calls failed; first: " + report.firstError();
+        }
+        if (error != null) {
+            error += session.unreachable().map(problem -> "; " + problem).orElse("");
         }
         Verifier.Verification verification = null;
         if (report != null && "finished".equals(report.status())) {
             out.println("verifying the database ...");
             try {
                 verification = new Verifier(spec).verify(report, database, storesData, rowsBefore);
+                if (error == null && verification.mismatches() > 0) {
+                    error = "verification found " + verification.mismatches() + " mismatches"
+                            + (verification.details().isEmpty() ? "" : "; first: " + verification.details().get(0));
+                }
             } catch (DatabaseException e) {
                 error = (error == null ? "" : error + "; ") + "verification failed: " + e.getMessage();
             }
@@ -131,20 +145,26 @@ final class ExperimentRunner {
     }
 
     private Process launch(Engine engine, ExperimentSpec spec, Path dir) throws IOException {
+        ProcessHandle runner = ProcessHandle.current();
         List<String> command = new ArrayList<>(List.of(Home.javaExecutable(), "-Xmx" + jobHeap,
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-D" + JobMain.RUNNER_PID_PROPERTY + "=" + runner.pid()));
+        runner.info().startInstant().ifPresent(start -> command.add("-D" + JobMain.RUNNER_START_PROPERTY + "=" + start.toEpochMilli()));
         command.addAll(engine.jvmFlags());
         command.addAll(List.of("-cp", Home.classpathOf(engine.module()), engine.mainClass(),
                 dir.resolve(JOB_SPEC).toString(), dir.resolve(JOB_REPORT).toString()));
         out.println("launching the " + engine.cliName() + " job (log: " + dir.resolve(JOB_LOG) + ")");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(JOB_LOG).toFile());
         builder.environment().putAll(engine.environment());
+        builder.environment().remove(ExperimentSpec.PASSWORD_ENVIRONMENT);
+        if (spec.password() != null) {
+            builder.environment().put(ExperimentSpec.PASSWORD_ENVIRONMENT, spec.password());
+        }
         return builder.start();
     }
 
     void sample(Process job, ExperimentSpec spec, Path jobLog, List<RunResult.Second> seconds) throws InterruptedException, JobFailure {
         MetricsScraper scraper = new MetricsScraper(spec.metricsHost(), spec.metricsPort());
-        MetricsScraper.Snapshot previous = awaitFirstRecords(job, scraper, jobLog, spec.bounded());
+        MetricsScraper.Snapshot previous = awaitFirstRecords(job, spec, scraper, jobLog);
         if (previous == null) {
             return; // a bounded run so short that it was over before the first sample
         }
@@ -163,8 +183,8 @@ final class ExperimentRunner {
                 if (spec.bounded()) {
                     return; // a bounded run ends by itself once every record is processed
                 }
-                throw new JobFailure("the job ended after " + (second - 1) + " s, before the run was over: "
-                        + lastLines(jobLog));
+                throw new JobFailure("the " + spec.engine() + " job " + JobEnd.describe(job, jobLog)
+                        + " (" + (second - 1) + " s into the run)");
             }
             MetricsScraper.Snapshot now = scrape(job, spec, scraper);
             if (now == null) {
@@ -197,15 +217,15 @@ final class ExperimentRunner {
     }
 
     /** The first snapshot with processed records; null if a bounded job already ended. */
-    private MetricsScraper.Snapshot awaitFirstRecords(Process job, MetricsScraper scraper, Path jobLog, boolean bounded)
+    private MetricsScraper.Snapshot awaitFirstRecords(Process job, ExperimentSpec spec, MetricsScraper scraper, Path jobLog)
             throws InterruptedException, JobFailure {
         long deadline = System.nanoTime() + startupTimeoutSeconds * SECOND;
         while (System.nanoTime() < deadline) {
             if (!job.isAlive()) {
-                if (bounded && job.exitValue() == 0) {
+                if (spec.bounded() && job.exitValue() == 0) {
                     return null;
                 }
-                throw new JobFailure("the job ended before any record was processed: " + lastLines(jobLog));
+                throw new JobFailure("the " + spec.engine() + " job " + JobEnd.describe(job, jobLog) + " before any record was processed");
             }
             try {
                 MetricsScraper.Snapshot snapshot = scraper.scrape();
@@ -249,17 +269,6 @@ final class ExperimentRunner {
 
     private boolean endedByItself(Process job, ExperimentSpec spec) throws InterruptedException {
         return spec.bounded() && job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS);
-    }
-
-    static String lastLines(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return lines.stream().filter(l -> l.contains("Exception") || l.contains("Error") || l.startsWith("streambench"))
-                    .reduce((first, second) -> second)
-                    .orElse(lines.isEmpty() ? "no output" : lines.get(lines.size() - 1)).trim() + " (see " + log + ")";
-        } catch (IOException e) {
-            return "no job log (" + e.getMessage() + ")";
-        }
     }
 
     /** The job did not run to its planned end. */

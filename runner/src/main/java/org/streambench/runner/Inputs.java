@@ -6,7 +6,10 @@ import java.util.regex.Pattern;
 /** Parses command-line values into numbers, with one-line errors that say how to fix them. */
 final class Inputs {
 
+    static final int MAX_PORT = 65535;
     private static final Pattern DURATION = Pattern.compile("(\\d+)(s|m|h)?");
+    /** Ten digits fit a long and are more than any duration in seconds an int can hold. */
+    private static final int MAX_DURATION_DIGITS = 10;
 
     private Inputs() {
     }
@@ -17,12 +20,30 @@ final class Inputs {
         if (!m.matches()) {
             throw new UserError(option + " '" + text + "' is not a duration; write it like 30s, 2m or 1h");
         }
-        long value = Long.parseLong(m.group(1));
         long factor = m.group(2) == null || m.group(2).equals("s") ? 1 : m.group(2).equals("m") ? 60 : 3600;
-        if (value * factor > Integer.MAX_VALUE) {
-            throw new UserError(option + " '" + text + "' is too long");
+        String digits = m.group(1).replaceFirst("^0+(?=\\d)", "");
+        if (digits.length() > MAX_DURATION_DIGITS || Long.parseLong(digits) > Integer.MAX_VALUE / factor) {
+            throw new UserError(option + " '" + text + "' is too long; the longest is " + Integer.MAX_VALUE / 3600 + "h");
         }
-        return (int) (value * factor);
+        return (int) (Long.parseLong(digits) * factor);
+    }
+
+    /** A TCP port, 1 to 65535. */
+    static int port(String option, String text) {
+        return port(option, text, false);
+    }
+
+    /** A TCP port; with {@code zeroMeansAny}, 0 picks a free port. */
+    static int port(String option, String text, boolean zeroMeansAny) {
+        try {
+            int port = Integer.parseInt(text.trim());
+            if (port >= (zeroMeansAny ? 0 : 1) && port <= MAX_PORT) {
+                return port;
+            }
+        } catch (NumberFormatException notANumber) {
+            // fall through to the message below
+        }
+        throw new UserError(option + " '" + text + "' must be a port from " + (zeroMeansAny ? "0 (any free port)" : "1") + " to " + MAX_PORT);
     }
 
     static long positiveLong(String option, String text, String hint) {

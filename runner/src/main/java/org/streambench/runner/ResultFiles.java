@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,15 +25,51 @@ final class ResultFiles {
     private ResultFiles() {
     }
 
+    /** Guards result.json: a run's own result and the interrupted marker never interleave. */
+    private static final Object LOCK = new Object();
+
+    /**
+     * Writes the run's result files; result.json last and atomically, so a folder whose result.json
+     * exists holds a complete result. Writes nothing once the runner is being interrupted.
+     */
     static void write(RunResult result, Path dir) throws IOException {
-        JSON.writeValue(dir.resolve(RESULT).toFile(), toJson(result));
-        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(dir.resolve(PER_SECOND)))) {
-            csv.println("second,warmup,records,reads,readLatencyMeanMicros,errors");
-            for (RunResult.Second s : result.perSecond()) {
-                String latency = s.readLatencyMeanMicros() == null ? "" : String.format(Locale.ROOT, "%.1f", s.readLatencyMeanMicros());
-                csv.printf(Locale.ROOT, "%d,%b,%d,%d,%s,%d%n", s.second(), s.warmup(), s.records(), s.reads(), latency, s.errors());
+        synchronized (LOCK) {
+            if (CleanupOnExit.exiting()) {
+                return;
+            }
+            Path csvTmp = dir.resolve(PER_SECOND + ".tmp");
+            try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvTmp))) {
+                csv.println("second,warmup,records,reads,readLatencyMeanMicros,errors");
+                for (RunResult.Second s : result.perSecond()) {
+                    String latency = s.readLatencyMeanMicros() == null ? "" : String.format(Locale.ROOT, "%.1f", s.readLatencyMeanMicros());
+                    csv.printf(Locale.ROOT, "%d,%b,%d,%d,%s,%d%n", s.second(), s.warmup(), s.records(), s.reads(), latency, s.errors());
+                }
+            }
+            Files.move(csvTmp, dir.resolve(PER_SECOND), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            writeJson(toJson(result), dir);
+        }
+    }
+
+    /** Marks a run the runner could not finish: result.json says "interrupted" (unless a complete result is there). */
+    static void writeInterrupted(ExperimentSpec spec, String startedAt, Path dir) {
+        synchronized (LOCK) {
+            if (!Files.isDirectory(dir) || Files.exists(dir.resolve(RESULT))) {
+                return;
+            }
+            try {
+                Files.deleteIfExists(dir.resolve(PER_SECOND));
+                writeJson(ordered("spec", spec(spec), "status", "interrupted",
+                        "error", "the runner was interrupted (SIGINT or SIGTERM) before the run finished", "startedAt", startedAt), dir);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
+    }
+
+    private static void writeJson(Map<String, Object> json, Path dir) throws IOException {
+        Path tmp = dir.resolve(RESULT + ".tmp");
+        JSON.writeValue(tmp.toFile(), json);
+        Files.move(tmp, dir.resolve(RESULT), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     static Map<String, Object> toJson(RunResult r) {

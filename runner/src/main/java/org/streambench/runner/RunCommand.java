@@ -98,6 +98,9 @@ final class RunCommand implements Callable<Integer> {
         if (r.environment().databaseNote() != null) {
             line.append("[").append(r.environment().databaseNote()).append("] ");
         }
+        if (CleanupOnExit.exiting()) {
+            return line.append("INTERRUPTED: the result folder says so -> ").append(dir).toString();
+        }
         if (!"ok".equals(r.status())) {
             return line.append("FAILED: ").append(r.error()).append(" -> ").append(dir).toString();
         }

@@ -26,7 +26,7 @@ class JobFailureTest {
     void aDatabaseThatDisappearsMidRunFailsTheRunInsteadOfHanging(@TempDir Path tmp) throws Exception {
         // a server of its own, so stopping it disturbs no other test
         LocalServers servers = new LocalServers(tmp.resolve("work"), new PrintWriter(System.out, true));
-        ServerState postgres = servers.start("postgresql", TestServers.freePort());
+        ServerState postgres = servers.start("postgresql", TestServers.freePort(), "--port");
         ExecutorService background = Executors.newSingleThreadExecutor();
         try {
             int metricsPort = TestServers.freePort();

@@ -36,7 +36,7 @@ final class TestServers {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.keySet().forEach(servers::stop)));
         }
         // Cassandra and HBase also bind port + 1 and port + 2
-        return RUNNING.computeIfAbsent(database, name -> servers.start(name, freePortWithTwoFreeNeighbours()));
+        return RUNNING.computeIfAbsent(database, name -> servers.start(name, freePortWithTwoFreeNeighbours(), "--port"));
     }
 
     static synchronized void stop(String database) {

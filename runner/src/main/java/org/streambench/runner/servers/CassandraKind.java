@@ -1,7 +1,10 @@
 package org.streambench.runner.servers;
 
 import java.io.File;
+import com.datastax.oss.driver.api.core.CqlSession;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,9 +16,13 @@ import org.streambench.runner.UserError;
 
 /**
  * Cassandra 5.0 as its own JVM (CassandraDaemon) from the Maven-resolved cassandra-all classpath,
- * single node, minimal configuration. Ports: native (CQL) = port, storage = port + 1, JMX = port + 2.
+ * single node, minimal configuration, password authentication. Ports: native (CQL) = port, storage = port + 1, JMX = port + 2.
  */
 final class CassandraKind implements ServerKind {
+
+    /** Cassandra's default superuser, whose default password the suite replaces by the generated one on the first start. */
+    private static final String SUPERUSER = "cassandra";
+    private static final String SECURED_MARKER = ".streambench-password-set";
 
     /** From Cassandra's conf/jvm17-server.options: without them "Cassandra is unable to access required classes". */
     private static final List<String> JDK17_FLAGS = List.of(
@@ -65,7 +72,7 @@ final class CassandraKind implements ServerKind {
     }
 
     @Override
-    public List<String> command(Path dir, int port) throws IOException {
+    public List<String> command(Path dir, int port, String password) throws IOException {
         Path conf = Files.createDirectories(dir.resolve("conf"));
         Path data = Files.createDirectories(dir.resolve("data"));
         Files.writeString(conf.resolve("cassandra.yaml"), yaml(data, port));
@@ -89,14 +96,39 @@ final class CassandraKind implements ServerKind {
                 "-Dcassandra.logdir=" + dir,
                 "-Dcassandra-foreground=yes",
                 "-Dcassandra.skip_wait_for_gossip_to_settle=0",
+                "-Dcassandra.superuser_setup_delay_ms=0",
                 "-Dcassandra.jmx.local.port=" + (port + 2),
                 "-cp", classpath, "org.apache.cassandra.service.CassandraDaemon"));
         return command;
     }
 
     @Override
-    public Map<String, String> settings(int port) {
-        return Map.of("url", "127.0.0.1:" + port, "localDatacenter", "datacenter1");
+    public Map<String, String> settings(int port, String password) {
+        return Map.of("url", "127.0.0.1:" + port, "localDatacenter", "datacenter1", "user", SUPERUSER, "password", password);
+    }
+
+    /** Before {@link #secure} ran once on this data folder, the superuser has Cassandra's default password. */
+    @Override
+    public Map<String, String> probeSettings(Path dir, int port, String password) {
+        return Files.exists(dir.resolve(SECURED_MARKER)) ? settings(port, password)
+                : Map.of("url", "127.0.0.1:" + port, "localDatacenter", "datacenter1", "user", SUPERUSER, "password", SUPERUSER);
+    }
+
+    @Override
+    public void secure(Path dir, Map<String, String> probeSettings, String password) {
+        if (Files.exists(dir.resolve(SECURED_MARKER))) {
+            return;
+        }
+        String[] hostPort = probeSettings.get("url").split(":");
+        try (CqlSession session = CqlSession.builder().withLocalDatacenter("datacenter1")
+                .addContactPoint(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])))
+                .withAuthCredentials(SUPERUSER, SUPERUSER).build()) {
+            // CQL takes no bind marker here; the generated password has letters and digits only
+            session.execute("ALTER ROLE " + SUPERUSER + " WITH PASSWORD = '" + password + "'");
+            Files.createFile(dir.resolve(SECURED_MARKER));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String yaml(Path data, int port) {
@@ -124,8 +156,9 @@ final class CassandraKind implements ServerKind {
                 native_transport_port: %2$d
                 start_native_transport: true
                 endpoint_snitch: SimpleSnitch
-                authenticator: AllowAllAuthenticator
+                authenticator: PasswordAuthenticator
                 authorizer: AllowAllAuthorizer
+                role_manager: CassandraRoleManager
                 """.formatted(data, port, port + 1);
     }
 }

@@ -47,7 +47,7 @@ final class HBaseKind implements ServerKind {
     }
 
     @Override
-    public List<String> command(Path dir, int port) throws IOException {
+    public List<String> command(Path dir, int port, String password) throws IOException {
         Path conf = Files.createDirectories(dir.resolve("conf"));
         Path data = Files.createDirectories(dir.resolve("data"));
         Files.writeString(conf.resolve("hbase-site.xml"), siteXml(data, port));
@@ -69,7 +69,7 @@ final class HBaseKind implements ServerKind {
     }
 
     @Override
-    public Map<String, String> settings(int port) {
+    public Map<String, String> settings(int port, String password) {
         return Map.of("url", "127.0.0.1:" + port);
     }
 
@@ -82,6 +82,7 @@ final class HBaseKind implements ServerKind {
                 Map.entry("hbase.tmp.dir", data.resolve("tmp").toString()),
                 Map.entry("hbase.zookeeper.quorum", "127.0.0.1"),
                 Map.entry("hbase.zookeeper.property.clientPort", Integer.toString(port)),
+                Map.entry("hbase.zookeeper.property.clientPortAddress", "127.0.0.1"),
                 Map.entry("hbase.master.port", Integer.toString(port + 1)),
                 Map.entry("hbase.regionserver.port", Integer.toString(port + 2)),
                 Map.entry("hbase.master.info.port", "-1"),

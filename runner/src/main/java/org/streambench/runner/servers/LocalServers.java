@@ -8,34 +8,41 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
 import org.streambench.runner.UserError;
+import org.streambench.runner.servers.ServerState.ProcessRef;
 
 /**
- * Starts, finds and stops the real local database servers. Each runs as its own detached JVM
- * (the server itself, or a {@link ServerMain} holder) with its data under
- * {@code <work>/servers/<database>}; it keeps running after the command that started it, until
- * {@code bench db stop}.
+ * Starts, finds and stops the real local database servers. Each runs as its own detached process
+ * (the server itself, or a {@link ServerMain} holder JVM) with its data under
+ * {@code <work>/servers/<database>}, listening on 127.0.0.1 only, with a password generated for it
+ * and kept in that folder (owner-only). It keeps running after the command that started it,
+ * until {@code bench db stop}, unless a run started it for itself.
  */
 public final class LocalServers {
 
     static final String STATE_FILE = "server.properties";
+    static final String PASSWORD_FILE = "password";
     private static final Map<String, ServerKind> KINDS = new TreeMap<>();
     private static final long START_TIMEOUT_SECONDS = 300;
     private static final long STOP_TIMEOUT_SECONDS = 60;
+    private static final long LEFTOVER_STOP_TIMEOUT_SECONDS = 30;
 
     static {
         for (ServerKind kind : List.of(
-                new HolderKind("postgresql", 15432, "jdbc:postgresql://127.0.0.1:%d/postgres", "postgres"),
-                new HolderKind("mariadb", 13306, "jdbc:mariadb://127.0.0.1:%d/" + MariaDbServer.DATABASE, "root"),
+                new PostgresKind(),
+                new MariaDbKind(),
                 new MongoEmulatorKind(),
                 new CassandraKind(),
                 new HBaseKind())) {
@@ -63,7 +70,19 @@ public final class LocalServers {
         return kind(database).defaultPort();
     }
 
-    /** The running server of this database, if any (a state file whose process is still alive). */
+    /** Every port the server of {@code database} binds when started on {@code port}. */
+    public static List<Integer> ports(String database, int port) {
+        List<Integer> ports = new ArrayList<>(List.of(port));
+        ports.addAll(kind(database).extraPorts(port));
+        return ports;
+    }
+
+    /** The data folder of the server of {@code database}. */
+    public Path dir(String database) {
+        return root.resolve(database);
+    }
+
+    /** The server of this database, if any of its processes still runs (also one whose launcher was killed). */
     public Optional<ServerState> running(String database) {
         Path stateFile = dir(database).resolve(STATE_FILE);
         if (!Files.isRegularFile(stateFile)) {
@@ -71,32 +90,54 @@ public final class LocalServers {
         }
         try {
             ServerState state = ServerState.read(stateFile);
-            return ProcessHandle.of(state.pid()).filter(ProcessHandle::isAlive).map(p -> state);
+            return state.alive().isEmpty() ? Optional.empty() : Optional.of(state);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
 
+    /** The server's state if it was started for one run whose runner is gone (killed before it could stop it). */
+    public static boolean leftByDeadRun(ServerState state) {
+        return state.owner() != null && !state.owner().alive();
+    }
+
+    /** Starts the server unless it runs, for as long as the user wants (until {@code bench db stop}). */
+    public ServerState start(String database, int port, String portOption) {
+        return start(database, port, portOption, false);
+    }
+
     /**
      * Starts the server unless it already runs, and returns once a client could connect through
-     * the connector and read the server version.
+     * the connector and read the server version. With {@code forThisRun}, this runner owns a server
+     * it starts (and one a killed run left behind), and must stop it: {@link ServerState#owner}.
      */
-    public ServerState start(String database, int port) {
+    public ServerState start(String database, int port, String portOption, boolean forThisRun) {
         ServerKind kind = kind(database);
+        ProcessRef self = ProcessRef.of(ProcessHandle.current());
         Optional<ServerState> existing = running(database);
         if (existing.isPresent()) {
-            out.println(database + " already runs on port " + existing.get().port() + " (pid " + existing.get().pid() + "); nothing to do");
-            return existing.get();
+            ServerState state = existing.get();
+            if (leftByDeadRun(state)) {
+                out.println(database + " was left running by a run that was killed (pid " + state.owner().pid() + "); "
+                        + (forThisRun ? "this run takes it over and stops it at its end" : "it keeps running now"));
+                state = state.withOwner(forThisRun ? self : null);
+                writeState(database, state);
+            } else {
+                out.println(database + " already runs on port " + state.port() + " (pid " + state.pid() + "); using it");
+            }
+            return state;
         }
-        requireFreePort(database, port);
-        kind.extraPorts(port).forEach(extra -> requireFreePort(database, extra));
+        for (int each : ports(database, port)) {
+            requireFreePort(database, each, portOption);
+        }
         Path dir = dir(database);
         Path log = dir.resolve("server.log");
         try {
-            Files.createDirectories(dir);
+            createPrivateDirectory(dir);
             Files.deleteIfExists(dir.resolve(STATE_FILE));
+            String password = password(dir);
             List<String> command = new ArrayList<>(List.of("setsid"));
-            command.addAll(kind.command(dir, port));
+            command.addAll(kind.command(dir, port, password));
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
@@ -105,14 +146,18 @@ public final class LocalServers {
             long started = System.nanoTime();
             Process server = builder.start();
             try {
-                ServerState state = awaitReady(kind, server, port, started, log);
-                state.write(dir.resolve(STATE_FILE));
+                String version = awaitReady(kind, server, dir, port, password, started, log);
+                List<ProcessRef> processes = new ArrayList<>(List.of(ProcessRef.of(server.toHandle())));
+                server.descendants().map(ProcessRef::of).forEach(processes::add);
+                ServerState state = new ServerState(database, List.copyOf(processes), port, kind.label(version), kind.note(),
+                        (System.nanoTime() - started) / 1_000_000, kind.settings(port, password), forThisRun ? self : null);
+                writeState(database, state);
                 out.println(database + " ready after " + state.startupMillis() / 1000.0 + " s (pid " + state.pid() + ")");
                 if (state.note() != null) {
                     out.println(state.note());
                 }
                 return state;
-            } catch (IOException | RuntimeException | Error | InterruptedException e) {
+            } catch (RuntimeException | Error | InterruptedException e) {
                 server.descendants().forEach(ProcessHandle::destroyForcibly);
                 server.destroyForcibly();
                 throw e;
@@ -125,17 +170,28 @@ public final class LocalServers {
         }
     }
 
-    private static ServerState awaitReady(ServerKind kind, Process server, int port, long started, Path log) throws InterruptedException {
-        Map<String, String> settings = kind.settings(port);
+    private void writeState(String database, ServerState state) {
+        try {
+            state.write(dir(database).resolve(STATE_FILE));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String awaitReady(ServerKind kind, Process server, Path dir, int port, String password, long started, Path log)
+            throws InterruptedException {
+        Map<String, String> probeSettings = kind.probeSettings(dir, port, password);
         long deadline = started + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
         while (System.nanoTime() < deadline) {
             if (!server.isAlive()) {
                 throw new UserError(kind.database() + " did not start (exit " + server.exitValue() + "): " + lastLine(log) + "; full log: " + log);
             }
-            Optional<String> version = probe(kind.database(), settings);
-            if (version.isPresent()) {
-                return new ServerState(kind.database(), server.pid(), port, kind.label(version.get()), kind.note(),
-                        (System.nanoTime() - started) / 1_000_000, settings);
+            if (probe(kind.database(), probeSettings).isPresent()) {
+                kind.secure(dir, probeSettings, password);
+                Optional<String> version = probe(kind.database(), kind.settings(port, password));
+                if (version.isPresent()) {
+                    return version.get();
+                }
             }
             Thread.sleep(500);
         }
@@ -150,23 +206,23 @@ public final class LocalServers {
         }
     }
 
-    /** Stops the server by its PID; returns false if none was running. */
+    /**
+     * Stops every process of the server: the one the suite launched first (SIGTERM, so it shuts down
+     * cleanly), then any it left behind (a database whose holder JVM was killed); SIGKILL after a
+     * timeout. Returns false if none was running.
+     */
     public boolean stop(String database) {
         kind(database);
         Optional<ServerState> state = running(database);
         if (state.isEmpty()) {
             return false;
         }
-        ProcessHandle holder = ProcessHandle.of(state.get().pid()).orElseThrow();
-        List<ProcessHandle> children = holder.descendants().toList();
-        holder.destroy(); // SIGTERM: the holder's shutdown hook stops the server cleanly
-        try {
-            holder.onExit().get(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (Exception timeout) {
-            out.println(database + " did not stop within " + STOP_TIMEOUT_SECONDS + " s; killing pid " + holder.pid());
-            holder.destroyForcibly();
+        List<ProcessRef> processes = state.get().processes();
+        processes.get(0).handle().ifPresent(launched -> terminate(database, List.of(launched), STOP_TIMEOUT_SECONDS));
+        List<ProcessHandle> leftovers = processes.stream().map(ProcessRef::handle).flatMap(Optional::stream).toList();
+        if (!leftovers.isEmpty()) {
+            terminate(database, leftovers, LEFTOVER_STOP_TIMEOUT_SECONDS);
         }
-        children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
         try {
             Files.deleteIfExists(dir(database).resolve(STATE_FILE));
         } catch (IOException e) {
@@ -175,8 +231,56 @@ public final class LocalServers {
         return true;
     }
 
-    private Path dir(String database) {
-        return root.resolve(database);
+    private void terminate(String database, List<ProcessHandle> processes, long timeoutSeconds) {
+        processes.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        for (ProcessHandle process : processes) {
+            try {
+                process.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (Exception timeout) {
+                out.println(database + " (pid " + process.pid() + ") did not stop within " + timeoutSeconds + " s; killing it");
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    /** The password generated for this server on its first start, kept in its folder, readable by the owner only. */
+    static String password(Path dir) throws IOException {
+        Path file = dir.resolve(PASSWORD_FILE);
+        if (Files.isRegularFile(file)) {
+            return Files.readString(file).trim();
+        }
+        String alphabet = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+        SecureRandom random = new SecureRandom();
+        StringBuilder password = new StringBuilder();
+        for (int i = 0; i < 24; i++) {
+            password.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        writePrivate(file, password.toString());
+        return password.toString();
+    }
+
+    static void writePrivate(Path file, String content) throws IOException {
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(file, content);
+    }
+
+    static void createPrivateDirectory(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+    }
+
+    /** Deletes a folder and everything in it. */
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
 
     private static ServerKind kind(String database) {
@@ -187,12 +291,12 @@ public final class LocalServers {
         return kind;
     }
 
-    private static void requireFreePort(String database, int port) {
+    private static void requireFreePort(String database, int port, String portOption) {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress("127.0.0.1", port));
         } catch (IOException e) {
-            throw new UserError("port " + port + " is in use; start " + database + " on another one with --port");
+            throw new UserError("port " + port + " is in use; start " + database + " on another one with " + portOption);
         }
     }
 

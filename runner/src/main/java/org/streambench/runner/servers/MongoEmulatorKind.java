@@ -23,13 +23,13 @@ final class MongoEmulatorKind implements ServerKind {
     }
 
     @Override
-    public List<String> command(Path dir, int port) {
+    public List<String> command(Path dir, int port, String password) {
         return List.of(Home.javaExecutable(), "-Xmx2g", "-cp", Home.classpathOf("local-servers/mongodb"),
                 "org.streambench.servers.mongodb.MongoEmulatorMain", Integer.toString(port), dir.toString());
     }
 
     @Override
-    public Map<String, String> settings(int port) {
+    public Map<String, String> settings(int port, String password) {
         return Map.of("url", "mongodb://127.0.0.1:" + port);
     }
 

