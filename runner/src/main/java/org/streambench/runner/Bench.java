@@ -1,15 +1,19 @@
 package org.streambench.runner;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import org.streambench.db.DatabaseException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -31,7 +35,7 @@ public final class Bench {
         cli.setOut(out);
         cli.setErr(err);
         cli.setParameterExceptionHandler((e, arguments) -> {
-            err.println("bench: " + e.getMessage() + " (see: ./bench " + e.getCommandLine().getCommandName() + " --help)");
+            err.println("bench: " + e.getMessage() + " (see: " + helpCommand(e.getCommandLine()) + ")");
             return 2;
         });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -48,7 +52,9 @@ public final class Bench {
             return 1;
         });
         try {
-            useSpecFileDefaults(cli.getSubcommands().get("run"), args);
+            if (args.length > 0 && SPEC_COMMANDS.contains(args[0])) {
+                useSpecFileDefaults(cli.getSubcommands().get(args[0]), args);
+            }
         } catch (UserError e) {
             err.println("bench: " + e.getMessage());
             return 2;
@@ -56,11 +62,26 @@ public final class Bench {
         return cli.execute(args);
     }
 
-    /** A YAML spec given with --spec supplies defaults for the run options; the command line still wins. */
-    private static void useSpecFileDefaults(CommandLine run, String[] args) {
-        if (args.length == 0 || !args[0].equals("run")) {
-            return;
+    /** The commands that take a YAML spec (--spec). */
+    private static final Set<String> SPEC_COMMANDS = Set.of("run", "quickstart");
+    /** Options that are actions, not settings: they make no sense in a spec file. */
+    private static final Set<String> NOT_IN_SPEC = Set.of("spec", "help", "version");
+
+    /** E.g. "./bench db start --help" for the command whose input was bad. */
+    static String helpCommand(CommandLine command) {
+        List<String> names = new ArrayList<>();
+        for (CommandLine c = command; c != null && c.getParent() != null; c = c.getParent()) {
+            names.add(0, c.getCommandName());
         }
+        return "./bench " + (names.isEmpty() ? "" : String.join(" ", names) + " ") + "--help";
+    }
+
+    /**
+     * A YAML spec given with --spec supplies defaults for the command's options; the command line
+     * still wins. Keys are the option names without --; options that take KEY=VALUE pairs
+     * (engine-setting, db-setting) take a mapping.
+     */
+    private static void useSpecFileDefaults(CommandLine command, String[] args) {
         String file = null;
         for (int i = 1; i < args.length; i++) {
             if (args[i].equals("--spec") && i + 1 < args.length) {
@@ -73,20 +94,46 @@ public final class Bench {
             return;
         }
         Map<String, Object> values = readYaml(Path.of(file));
-        Set<String> known = run.getCommandSpec().options().stream().map(OptionSpec::longestName)
-                .map(name -> name.substring(2)).collect(Collectors.toCollection(TreeSet::new));
-        for (String key : values.keySet()) {
-            if (!known.contains(key) || key.equals("spec")) {
-                throw new UserError("spec " + file + ": unknown key '" + key + "'; keys are the run options without --: " + known);
+        Map<String, OptionSpec> options = new TreeMap<>();
+        command.getCommandSpec().options().forEach(o -> options.put(o.longestName().substring(2), o));
+        Set<String> allowed = new TreeSet<>(options.keySet());
+        allowed.removeAll(NOT_IN_SPEC);
+        Map<String, Map<String, String>> mappings = new TreeMap<>();
+        for (Map.Entry<String, Object> entry : values.entrySet()) {
+            String key = entry.getKey();
+            if (!allowed.contains(key)) {
+                throw new UserError("spec " + file + ": unknown key '" + key + "'; keys are the " + command.getCommandName()
+                        + " options without --: " + allowed);
+            }
+            boolean takesPairs = options.get(key).typeInfo().isMap();
+            if (takesPairs != (entry.getValue() instanceof Map)) {
+                throw new UserError("spec " + file + ": '" + key + "' must be " + (takesPairs
+                        ? "a mapping of names to values, e.g. " + key + ": {name: value}" : "a single value, not a list or mapping"));
+            }
+            if (entry.getValue() instanceof List) {
+                throw new UserError("spec " + file + ": '" + key + "' must be a single value, not a list");
+            }
+            if (takesPairs) {
+                Map<String, String> pairs = new LinkedHashMap<>();
+                ((Map<?, ?>) entry.getValue()).forEach((k, v) -> pairs.put(String.valueOf(k), String.valueOf(v)));
+                mappings.put(key, pairs);
             }
         }
-        run.setDefaultValueProvider(option -> {
-            if (!(option instanceof OptionSpec o)) {
-                return null;
+        command.setDefaultValueProvider(option -> {
+            if (!(option instanceof OptionSpec o) || o.typeInfo().isMap()) {
+                return option.defaultValue();
             }
             Object value = values.get(o.longestName().substring(2));
             return value != null ? value.toString() : option.defaultValue();
         });
+        if (command.getCommand() instanceof SpecFileMappings receiver) {
+            receiver.useSpecFileMappings(mappings);
+        }
+    }
+
+    /** A command whose KEY=VALUE options can also come from a spec file's mappings (the command line wins per key). */
+    interface SpecFileMappings {
+        void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption);
     }
 
     @SuppressWarnings("unchecked")
@@ -95,7 +142,8 @@ public final class Bench {
             throw new UserError("spec file " + file + " does not exist");
         }
         try {
-            Object parsed = new ObjectMapper(new YAMLFactory()).readValue(file.toFile(), Object.class);
+            ObjectMapper yaml = new ObjectMapper(new YAMLFactory()).enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            Object parsed = yaml.readValue(file.toFile(), Object.class);
             if (!(parsed instanceof Map)) {
                 throw new UserError("spec " + file + " must be a YAML mapping of option names to values");
             }

@@ -35,6 +35,11 @@ final class ConnectionOptions {
     @Option(names = "--keep-db", description = "Leave a local server this command started running afterwards.")
     boolean keepDb;
 
+    /** Entries of a spec file's db-setting mapping; the command line wins per key. */
+    void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
+        mappingsByOption.getOrDefault("db-setting", Map.of()).forEach(extra::putIfAbsent);
+    }
+
     /** The password for --db-url: --db-password, else the first line of --db-password-file, else the environment, else empty. */
     String password() {
         if (password != null) {

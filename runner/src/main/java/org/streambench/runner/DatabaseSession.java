@@ -50,7 +50,36 @@ final class DatabaseSession implements AutoCloseable {
         return Databases.provider(name).orElseThrow(() -> new UserError("unknown database '" + name + "'; use one of: " + known()));
     }
 
+    /**
+     * Checks the connection options against the connector before anything starts: every
+     * --db-setting must be one the connector reads, values it can check without a connection must
+     * be valid, credentials must be ones it takes.
+     */
+    static void check(String name, ConnectionOptions connection) {
+        DatabaseProvider provider = provider(name);
+        connection.validate(name);
+        for (String key : connection.extra.keySet()) {
+            if (!provider.knowsSetting(key)) {
+                throw new UserError("database " + name + " has no setting '" + key + "'; its settings: "
+                        + (provider.settingNames().isEmpty() ? "none" : String.join(", ", provider.settingNames())));
+            }
+        }
+        if ((connection.user != null || connection.password != null || connection.passwordFile != null) && !provider.knowsSetting("user")) {
+            throw new UserError("database " + name + " takes no --db-user or --db-password"
+                    + (name.equals("mongodb") ? "; put the credentials into the mongodb:// URI of --db-url" : ""));
+        }
+        if ((connection.user != null || connection.password != null || connection.passwordFile != null) && connection.url == null) {
+            throw new UserError("--db-user and --db-password go with --db-url; the suite's local servers have generated passwords");
+        }
+        try {
+            provider.checkSettings(new DatabaseSettings(connection.extra));
+        } catch (DatabaseException e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+
     static DatabaseSession open(String name, ConnectionOptions connection, PrintWriter out) {
+        check(name, connection);
         DatabaseProvider provider = provider(name);
         Map<String, String> settings = new LinkedHashMap<>();
         LocalServers servers = new LocalServers(Home.work(), out);
@@ -59,8 +88,10 @@ final class DatabaseSession implements AutoCloseable {
         CleanupOnExit.Registration stopOnExit = () -> { };
         if (connection.url != null) {
             settings.put("url", connection.url);
-            settings.put("user", connection.user == null ? "" : connection.user);
-            settings.put("password", connection.password());
+            if (provider.knowsSetting("user")) {
+                settings.put("user", connection.user == null ? "" : connection.user);
+                settings.put("password", connection.password());
+            }
         } else if (provider.storesData()) {
             if (!LocalServers.supports(name)) {
                 throw new UserError("the suite has no local " + name + " server; pass --db-url to use an external one");

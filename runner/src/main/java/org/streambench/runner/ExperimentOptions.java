@@ -15,6 +15,7 @@ final class ExperimentOptions {
 
     /** The runner picks a random unused run token. */
     static final int RUN_TOKEN_UNSET = -1;
+    static final int MAX_PARALLELISM = 128;
 
     @Option(names = "--engine", defaultValue = "flink", description = "Stream processing engine (default: ${DEFAULT-VALUE}).")
     String engine;
@@ -62,6 +63,11 @@ final class ExperimentOptions {
             + "to reproduce a run key for key.")
     String runToken;
 
+    /** Entries of a spec file's engine-setting mapping; the command line wins per key. */
+    void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
+        mappingsByOption.getOrDefault("engine-setting", Map.of()).forEach(engineSettings::putIfAbsent);
+    }
+
     /** Validates everything that can be checked without a database. */
     ExperimentSpec toSpec(JobOptions job) {
         Map<String, String> engineOptions = Engine.parse(engine).settings(engineSettings);
@@ -86,8 +92,8 @@ final class ExperimentOptions {
             throw new UserError("--keys must be at most " + Keys.MAX_EXISTING_KEYS);
         }
         int generators = Inputs.positiveInt("--generator-parallelism", generatorParallelism, "");
-        if (generators > Keys.MAX_INSTANCES) {
-            throw new UserError("--generator-parallelism must be at most " + Keys.MAX_INSTANCES);
+        if (generators > Math.min(Keys.MAX_INSTANCES, MAX_PARALLELISM)) {
+            throw new UserError("--generator-parallelism must be at most " + Math.min(Keys.MAX_INSTANCES, MAX_PARALLELISM));
         }
         long seedValue;
         try {
@@ -95,11 +101,16 @@ final class ExperimentOptions {
         } catch (NumberFormatException e) {
             throw new UserError("--seed '" + seed + "' must be a whole number");
         }
+        int processing = Inputs.positiveInt("--parallelism", parallelism, "");
+        if (processing > MAX_PARALLELISM) {
+            throw new UserError("--parallelism " + processing + " is more than " + MAX_PARALLELISM
+                    + " (each instance holds its own database session; Flink keys records into at most 128 groups by default)");
+        }
         long bound = records.trim().equals("0") ? 0 : Inputs.positiveLong("--records", records, " (0 = unbounded)");
         int token = runToken == null ? RUN_TOKEN_UNSET : runToken(runToken);
         return new ExperimentSpec(engine, database, parsedPattern, blobBytes, durationSeconds, warmupSeconds,
                 Inputs.nonNegative("--rate", rate, " of records per second (0 = unthrottled)"), keyCount,
-                Inputs.positiveInt("--parallelism", parallelism, ""), generators, seedValue, token, bound,
+                processing, generators, seedValue, token, bound,
                 job.metricsHost, metricsPort(job), Map.of(), engineOptions);
     }
 

@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.streambench.generator.Pattern;
 import org.streambench.operators.ExperimentSpec;
@@ -19,8 +20,11 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "quickstart", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "The four patterns at one BLOB size on Flink x the suite's own PostgreSQL, short runs, one table.")
-final class QuickstartCommand implements Callable<Integer> {
+        description = "The four patterns at one BLOB size on Flink x PostgreSQL (the suite's own, or --db-url), short runs, one table.")
+final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappings {
+
+    @Option(names = "--spec", paramLabel = "FILE", description = "YAML file with these options' values (keys without --); the command line wins.")
+    Path specFile;
 
     @Option(names = "--blob", defaultValue = "10000", description = "BLOB size in bytes (default: ${DEFAULT-VALUE}).")
     String blob;
@@ -39,10 +43,18 @@ final class QuickstartCommand implements Callable<Integer> {
     Path out;
 
     @Mixin
+    ConnectionOptions connection;
+
+    @Mixin
     JobOptions job;
 
     @Spec
     CommandSpec command;
+
+    @Override
+    public void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
+        connection.useSpecFileMappings(mappingsByOption);
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -52,11 +64,13 @@ final class QuickstartCommand implements Callable<Integer> {
                 "--blob", blob, "--duration", duration, "--warmup", warmup, "--keys", keys);
         ExperimentSpec base = options.toSpec(job);
         ExperimentRunner runner = job.runner(console);
+        DatabaseSession.check("postgresql", connection);
         Path root = out != null ? out : Home.root().resolve("results")
                 .resolve("quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         RunCommand.requireUsable(root);
+        RunCommand.requireDiskSpace(base.withPattern(Pattern.UPDATE), connection);
         List<RunResult> results = new ArrayList<>();
-        try (DatabaseSession session = DatabaseSession.open("postgresql", new ConnectionOptions(), console)) {
+        try (DatabaseSession session = DatabaseSession.open("postgresql", connection, console)) {
             for (Pattern pattern : Pattern.values()) {
                 console.printf("%n== %s ==%n", pattern.cliName());
                 ExperimentSpec spec = base.withPattern(pattern).withDatabaseSettings(session.settings());
@@ -66,8 +80,8 @@ final class QuickstartCommand implements Callable<Integer> {
                 results.add(result);
             }
         }
-        console.printf(Locale.ROOT, "%nFlink x PostgreSQL 17 (local), %s B BLOBs, %s measured per pattern, results in %s%n",
-                blob, duration, root);
+        console.printf(Locale.ROOT, "%nFlink x PostgreSQL (%s), %s B BLOBs, %s measured per pattern, results in %s%n",
+                connection.url == null ? "the suite's local server" : connection.url, blob, duration, root);
         console.printf(Locale.ROOT, "%-8s %12s %10s %14s %10s %s%n", "pattern", "records/s", "sd", "read mean us", "p99 us", "verification");
         for (RunResult r : results) {
             boolean reads = r.spec().pattern().reads() && r.readLatencyMicros() != null;

@@ -7,9 +7,11 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.servers.LocalServers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,7 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
         exitCodeList = {"0:the run finished and verification found no mismatch",
                 "1:the job failed, or the database does not hold what the operator wrote",
                 "2:bad input or an unreachable database (nothing written)"})
-final class RunCommand implements Callable<Integer> {
+final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     @Option(names = "--spec", paramLabel = "FILE", description = "YAML experiment spec: keys are these options' names without --, e.g. `pattern: update`.")
     Path specFile;
@@ -45,12 +47,21 @@ final class RunCommand implements Callable<Integer> {
     CommandSpec command;
 
     @Override
+    public void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
+        experiment.useSpecFileMappings(mappingsByOption);
+        connection.useSpecFileMappings(mappingsByOption);
+    }
+
+    @Override
     public Integer call() throws Exception {
         PrintWriter console = command.commandLine().getOut();
+        // everything is checked before anything starts or is written
         ExperimentSpec spec = experiment.toSpec(job);
         ExperimentRunner runner = job.runner(console);
+        DatabaseSession.check(spec.database(), connection);
         Path dir = out != null ? out : defaultResultDir(spec);
         requireUsable(dir);
+        requireDiskSpace(spec, connection);
         try (DatabaseSession session = DatabaseSession.open(spec.database(), connection, console)) {
             Files.createDirectories(dir);
             RunResult result;
@@ -71,6 +82,7 @@ final class RunCommand implements Callable<Integer> {
                 + spec.pattern().cliName() + "-" + spec.blobBytes());
     }
 
+    /** The result folder must be empty or creatable, and writable; checked by creating it and removing what was created. */
     static void requireUsable(Path dir) throws IOException {
         if (Files.isDirectory(dir)) {
             try (Stream<Path> entries = Files.list(dir)) {
@@ -81,7 +93,52 @@ final class RunCommand implements Callable<Integer> {
         } else if (Files.exists(dir)) {
             throw new UserError("--out " + dir + " is a file, not a folder");
         }
+        Path existing = dir.toAbsolutePath();
+        while (!Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        Path probe = null;
+        try {
+            Files.createDirectories(dir);
+            probe = Files.createTempFile(dir, ".write-test", "");
+        } catch (IOException | SecurityException e) {
+            throw new UserError("cannot write the result folder " + dir + " (" + e.getClass().getSimpleName() + ": "
+                    + e.getMessage() + "); choose another --out");
+        } finally {
+            if (probe != null) {
+                Files.deleteIfExists(probe);
+            }
+            for (Path created = dir.toAbsolutePath(); !created.equals(existing); created = created.getParent()) {
+                Files.deleteIfExists(created);
+            }
+        }
     }
+
+    /**
+     * A local server keeps its data under work/: the prefill alone stores keys x BLOB bytes there,
+     * so a run whose prefill cannot fit the free space is refused before it starts.
+     */
+    static void requireDiskSpace(ExperimentSpec spec, ConnectionOptions connection) throws IOException {
+        if (connection.url != null || !spec.pattern().needsExistingKeys() || !LocalServers.supports(spec.database())) {
+            return;
+        }
+        Path work = Home.work().toAbsolutePath();
+        while (!Files.exists(work)) {
+            work = work.getParent();
+        }
+        double needed = spec.keys() * (spec.blobBytes() + PER_ROW_OVERHEAD_BYTES) * SPACE_MARGIN;
+        long free = Files.getFileStore(work).getUsableSpace();
+        if (needed > free) {
+            throw new UserError(String.format(Locale.ROOT, "--keys %d x --blob %d needs about %.1f GB for the prefill under %s, "
+                    + "but only %.1f GB are free; lower --keys or --blob, or free disk space", spec.keys(), spec.blobBytes(),
+                    needed / 1e9, Home.work(), free / 1e9));
+        }
+    }
+
+    /** Key, six numbers and storage overhead per row, roughly, on every database. */
+    private static final int PER_ROW_OVERHEAD_BYTES = 200;
+    /** Room for the database's own write amplification (logs, compaction) while prefilling. */
+    private static final double SPACE_MARGIN = 1.5;
 
     private static void deleteIfEmpty(Path dir) throws IOException {
         try (Stream<Path> entries = Files.list(dir)) {

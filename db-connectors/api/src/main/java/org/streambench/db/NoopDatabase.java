@@ -1,5 +1,6 @@
 package org.streambench.db;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.function.LongFunction;
 import org.streambench.generator.Keys;
@@ -69,6 +70,11 @@ public final class NoopDatabase implements Database {
         @Override
         public Database create() {
             return new NoopDatabase();
+        }
+
+        @Override
+        public List<String> settingNames() {
+            return List.of();
         }
 
         @Override

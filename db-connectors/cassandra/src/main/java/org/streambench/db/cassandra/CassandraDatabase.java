@@ -17,6 +17,7 @@ import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
@@ -52,6 +53,7 @@ public final class CassandraDatabase implements Database {
     @Override
     public void open(DatabaseSettings settings) {
         String url = settings.require("url", "cassandra");
+        checkSettings(settings);
         String datacenter = settings.get("localDatacenter", "datacenter1");
         String keyspace = identifier(settings.get("keyspace", "streambench"));
         table = keyspace + "." + identifier(settings.get("table", "sensor_records"));
@@ -230,6 +232,25 @@ public final class CassandraDatabase implements Database {
         }
     }
 
+    /** Checks what needs no connection: identifiers, consistency levels, the replication factor. */
+    static void checkSettings(DatabaseSettings settings) {
+        identifier(settings.get("keyspace", "streambench"));
+        identifier(settings.get("table", "sensor_records"));
+        identifier(settings.get("replicationStrategy", "SimpleStrategy"));
+        for (String key : List.of("readConsistency", "writeConsistency")) {
+            String level = settings.get(key, "ONE");
+            try {
+                DefaultConsistencyLevel.valueOf(level);
+            } catch (IllegalArgumentException e) {
+                throw new DatabaseException("cassandra: " + key + " '" + level + "' is no consistency level; use e.g. ONE, QUORUM, ALL, LOCAL_QUORUM");
+            }
+        }
+        String factor = settings.get("replicationFactor", "1");
+        if (!factor.matches("[1-9][0-9]{0,2}")) {
+            throw new DatabaseException("cassandra: replicationFactor '" + factor + "' must be a whole number from 1 to 999");
+        }
+    }
+
     private static String identifier(String name) {
         if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
             throw new DatabaseException("cassandra: '" + name + "' must be a plain CQL identifier");
@@ -250,6 +271,17 @@ public final class CassandraDatabase implements Database {
         @Override
         public Database create() {
             return new CassandraDatabase();
+        }
+
+        @Override
+        public List<String> settingNames() {
+            return List.of("url", "user", "password", "localDatacenter", "keyspace", "table", "readConsistency",
+                    "writeConsistency", "replicationStrategy", "replicationFactor");
+        }
+
+        @Override
+        public void checkSettings(DatabaseSettings settings) {
+            CassandraDatabase.checkSettings(settings);
         }
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.LongFunction;
 import org.apache.hadoop.conf.Configuration;
@@ -54,7 +55,7 @@ public final class HBaseDatabase implements Database {
     @Override
     public void open(DatabaseSettings settings) {
         String quorum = settings.require("url", "hbase");
-        tableName = TableName.valueOf(settings.get("table", "sensor_records"));
+        tableName = tableName(settings);
         Configuration conf = HBaseConfiguration.create();
         conf.set("hbase.zookeeper.quorum", quorum);
         conf.set("hbase.tmp.dir", Path.of(System.getProperty("java.io.tmpdir"), "streambench-hbase-client").toString());
@@ -233,6 +234,15 @@ public final class HBaseDatabase implements Database {
     }
 
 
+    private static TableName tableName(DatabaseSettings settings) {
+        String name = settings.get("table", "sensor_records");
+        try {
+            return TableName.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            throw new DatabaseException("hbase: table name '" + name + "' is not a legal HBase table name (letters, digits, _ - .)");
+        }
+    }
+
     public static final class Provider implements DatabaseProvider {
         @Override
         public String name() {
@@ -242,6 +252,17 @@ public final class HBaseDatabase implements Database {
         @Override
         public Database create() {
             return new HBaseDatabase();
+        }
+
+        /** Besides url and table, any HBase or ZooKeeper client property ("hbase.*", "zookeeper.*"). */
+        @Override
+        public List<String> settingNames() {
+            return List.of("url", "table", "hbase.*", "zookeeper.*");
+        }
+
+        @Override
+        public void checkSettings(DatabaseSettings settings) {
+            tableName(settings);
         }
     }
 }

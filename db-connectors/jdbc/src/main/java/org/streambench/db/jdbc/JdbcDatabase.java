@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.LongFunction;
@@ -49,10 +50,8 @@ public abstract class JdbcDatabase implements Database {
     @Override
     public void open(DatabaseSettings settings) {
         String url = settings.require("url", name());
+        checkSettings(name(), settings);
         table = settings.get("table", DEFAULT_TABLE);
-        if (!table.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-            throw new DatabaseException(name() + ": table name '" + table + "' must be a plain SQL identifier");
-        }
         Properties properties = batchProperties();
         properties.setProperty("user", settings.get("user", ""));
         properties.setProperty("password", settings.get("password", ""));
@@ -62,6 +61,17 @@ public abstract class JdbcDatabase implements Database {
             connection.setAutoCommit(true);
         } catch (SQLException e) {
             throw new DatabaseException("cannot connect to " + name() + " at " + url + ": " + DatabaseException.firstLine(e), e);
+        }
+    }
+
+    /** The settings every JDBC connector reads. */
+    public static final List<String> SETTINGS = List.of("url", "user", "password", "table");
+
+    /** Checks what needs no connection: the table name. */
+    public static void checkSettings(String database, DatabaseSettings settings) {
+        String name = settings.get("table", DEFAULT_TABLE);
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new DatabaseException(database + ": table name '" + name + "' must be a plain SQL identifier (letters, digits, _)");
         }
     }
 

@@ -1,8 +1,10 @@
 package org.streambench.db.mariadb;
 
+import java.util.List;
 import java.util.Properties;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseProvider;
+import org.streambench.db.DatabaseSettings;
 import org.streambench.db.jdbc.JdbcDatabase;
 
 /** MariaDB through the official JDBC driver; MEDIUMBLOB because BLOB stops at 64 KB. */
@@ -41,6 +43,16 @@ public final class MariaDbDatabase extends JdbcDatabase {
         @Override
         public Database create() {
             return new MariaDbDatabase();
+        }
+
+        @Override
+        public List<String> settingNames() {
+            return JdbcDatabase.SETTINGS;
+        }
+
+        @Override
+        public void checkSettings(DatabaseSettings settings) {
+            JdbcDatabase.checkSettings(name(), settings);
         }
     }
 }

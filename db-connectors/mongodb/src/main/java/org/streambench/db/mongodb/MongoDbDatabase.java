@@ -83,7 +83,7 @@ public final class MongoDbDatabase implements Database {
     private static WriteConcern writeConcern(String name) {
         WriteConcern concern = WriteConcern.valueOf(name);
         if (concern == null) {
-            throw new IllegalArgumentException("unknown write concern '" + name + "' (acknowledged, w1, w2, majority, journaled, unacknowledged)");
+            throw new DatabaseException("mongodb: " + "unknown write concern '" + name + "' (acknowledged, w1, w2, majority, journaled, unacknowledged)");
         }
         return concern;
     }
@@ -256,6 +256,20 @@ public final class MongoDbDatabase implements Database {
         @Override
         public Database create() {
             return new MongoDbDatabase();
+        }
+
+        @Override
+        public List<String> settingNames() {
+            return List.of("url", "database", "table", "shard", "writeConcern"); // credentials go in the mongodb:// URI
+        }
+
+        @Override
+        public void checkSettings(DatabaseSettings settings) {
+            writeConcern(settings.get("writeConcern", "acknowledged"));
+            String shard = settings.get("shard", "false");
+            if (!shard.equals("true") && !shard.equals("false")) {
+                throw new DatabaseException("mongodb: shard '" + shard + "' must be true or false");
+            }
         }
     }
 }

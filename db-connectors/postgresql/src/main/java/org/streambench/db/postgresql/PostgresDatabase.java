@@ -1,8 +1,10 @@
 package org.streambench.db.postgresql;
 
+import java.util.List;
 import java.util.Properties;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseProvider;
+import org.streambench.db.DatabaseSettings;
 import org.streambench.db.jdbc.JdbcDatabase;
 
 /** PostgreSQL through the official JDBC driver; the BLOB is a BYTEA (TOASTed above ~2 KB). */
@@ -40,6 +42,16 @@ public final class PostgresDatabase extends JdbcDatabase {
         @Override
         public Database create() {
             return new PostgresDatabase();
+        }
+
+        @Override
+        public List<String> settingNames() {
+            return JdbcDatabase.SETTINGS;
+        }
+
+        @Override
+        public void checkSettings(DatabaseSettings settings) {
+            JdbcDatabase.checkSettings(name(), settings);
         }
     }
 }
