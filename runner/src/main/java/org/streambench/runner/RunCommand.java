@@ -3,9 +3,12 @@ package org.streambench.runner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -93,9 +96,9 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         } else if (Files.exists(dir)) {
             throw new UserError("--out " + dir + " is a file, not a folder");
         }
-        Path existing = dir.toAbsolutePath();
-        while (!Files.exists(existing)) {
-            existing = existing.getParent();
+        List<Path> missing = new ArrayList<>(); // the folders this check creates, deepest first, to remove afterwards
+        for (Path path = dir.toAbsolutePath(); !Files.exists(path, LinkOption.NOFOLLOW_LINKS); path = path.getParent()) {
+            missing.add(path);
         }
         Path probe = null;
         try {
@@ -108,8 +111,10 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
             if (probe != null) {
                 Files.deleteIfExists(probe);
             }
-            for (Path created = dir.toAbsolutePath(); !created.equals(existing); created = created.getParent()) {
-                Files.deleteIfExists(created);
+            for (Path created : missing) {
+                if (Files.isDirectory(created, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.delete(created);
+                }
             }
         }
     }

@@ -57,9 +57,107 @@ class BadInputTest {
         "--parallelism|none|--parallelism 'none' must be a positive whole number",
         "--duration|5x|--duration '5x' is not a duration; write it like 30s",
         "--job-heap|lots|--job-heap 'lots' must look like 512m or 2g",
+        "--duration|99999999999999999999s|--duration '99999999999999999999s' is too long",
+        "--duration|1152921504606846977h|--duration '1152921504606846977h' is too long",
+        "--metrics-port|99999|--metrics-port '99999' must be a port from 0 (any free port) to 65535",
+        "--db-port|99999|--db-port '99999' must be a port from 1 to 65535",
+        "--db-port|-1|--db-port '-1' must be a port from 1 to 65535",
+        "--parallelism|100000|--parallelism 100000 is more than 128",
+        "--generator-parallelism|100000|--generator-parallelism must be at most 128",
+        "--db-setting|foo=bar|database postgresql has no setting 'foo'; its settings: url, user, password, table",
+        "--db-setting|table=bad-name|postgresql: table name 'bad-name' must be a plain SQL identifier",
+        "--db-password|secret|--db-user and --db-password go with --db-url",
     })
     void rejectsABadValue(String option, String value, String message) {
         assertRejected(message, option, value);
+    }
+
+    /** Checked before anything starts: no local server is started, nothing is written under the work folder. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "table=bad-name|postgresql|postgresql: table name 'bad-name' must be a plain SQL identifier",
+        "readConsistency=SOME|cassandra|cassandra: readConsistency 'SOME' is no consistency level",
+        "writeConcern=w9x|mongodb|mongodb: unknown write concern 'w9x'",
+        "table=a:b:c|hbase|hbase: table name 'a:b:c' is not a legal HBase table name",
+        "nosuch=1|mariadb|database mariadb has no setting 'nosuch'",
+    })
+    void rejectsABadConnectorSettingBeforeStartingAServer(String setting, String database, String message) {
+        withWork(tmp.resolve("work"), () -> assertRejected(message, "--db", database, "--db-setting", setting));
+        assertFalse(Files.exists(tmp.resolve("work")), "nothing was started or written under the work folder");
+    }
+
+    @Test
+    void rejectsAPrefillThatCannotFitTheFreeDisk() {
+        withWork(tmp.resolve("work"), () -> assertRejected("for the prefill under", "--db", "postgresql", "--pattern", "update",
+                "--keys", "100000000", "--blob", "16000000"));
+        assertFalse(Files.exists(tmp.resolve("work")));
+    }
+
+    @Test
+    void rejectsALocalServerPortInUseNamingTheRightOption() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0)) {
+            withWork(tmp.resolve("work"), () -> assertRejected("port " + taken.getLocalPort()
+                    + " is in use; start postgresql on another one with --db-port", "--db", "postgresql", "--db-port",
+                    Integer.toString(taken.getLocalPort())));
+        }
+    }
+
+    @Test
+    void rejectsAnUnwritableResultFolder() throws IOException {
+        Path file = Files.writeString(tmp.resolve("a-file"), "x");
+        for (Path out : List.of(file.resolve("run"), Path.of("/proc/streambench/run"))) {
+            CliResult result = CliResult.bench("run", "--db", "noop", "--duration", "2s", "--warmup", "1s", "--metrics-port", "0",
+                    "--out", out.toString());
+            assertEquals(2, result.code(), result.toString());
+            assertEquals(1, result.err().strip().lines().count(), result.err());
+            assertTrue(result.err().contains("cannot write the result folder " + out + " ("), result.err());
+            assertTrue(result.err().contains("choose another --out"), result.err());
+        }
+    }
+
+    /** Spec files: actions are no settings, keys appear once, KEY=VALUE options take a mapping. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "help: true|unknown key 'help'",
+        "version: true|unknown key 'version'",
+        "db: noop\\ndb: postgresql|Duplicate field 'db'",
+        "engine-setting: batchIntervalMillis=500|'engine-setting' must be a mapping of names to values",
+        "blob: [1, 2]|'blob' must be a single value",
+    })
+    void rejectsABadSpecFile(String yaml, String message) throws IOException {
+        Path spec = Files.writeString(tmp.resolve("spec.yaml"), yaml.replace("\\n", "\n") + "\n");
+        assertRejected(message, "--spec", spec.toString());
+    }
+
+    /** Each hint names a command that exists. */
+    @Test
+    void hintsNameTheCommandThatWasMistyped() {
+        CliResult top = CliResult.bench("--frobnicate");
+        assertTrue(top.err().contains("(see: ./bench --help)"), top.toString());
+        CliResult dbStart = CliResult.bench("db", "start");
+        assertEquals(2, dbStart.code(), dbStart.toString());
+        assertTrue(dbStart.err().contains("(see: ./bench db start --help)"), dbStart.toString());
+        CliResult port = CliResult.bench("db", "start", "postgresql", "--port", "99999");
+        assertEquals(2, port.code(), port.toString());
+        assertTrue(port.err().contains("--port '99999' must be a port from 1 to 65535"), port.toString());
+        CliResult quickstart = CliResult.bench("quickstart", "--metrics-port", "99999", "--out", tmp.resolve("q").toString());
+        assertEquals(2, quickstart.code(), quickstart.toString());
+        assertTrue(quickstart.err().contains("--metrics-port '99999' must be a port"), quickstart.toString());
+        assertFalse(Files.exists(tmp.resolve("q")));
+    }
+
+    private static void withWork(Path work, Runnable test) {
+        String previous = System.getProperty("streambench.work");
+        System.setProperty("streambench.work", work.toString());
+        try {
+            test.run();
+        } finally {
+            if (previous == null) {
+                System.clearProperty("streambench.work");
+            } else {
+                System.setProperty("streambench.work", previous);
+            }
+        }
     }
 
     @Test

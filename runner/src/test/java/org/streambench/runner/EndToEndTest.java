@@ -42,11 +42,16 @@ class EndToEndTest {
         try (MetricsWatcher watcher = new MetricsWatcher(metricsPort, pattern)) {
             run = CliResult.bench("run", "--engine", engine, "--db", "postgresql", "--pattern", pattern, "--blob", "1000",
                     "--duration", "3s", "--warmup", "1s", "--keys", "2000", "--metrics-port", Integer.toString(metricsPort),
-                    "--db-url", postgres.settings().get("url"), "--db-user", "postgres", "--out", out.toString());
+                    "--db-url", postgres.settings().get("url"), "--db-user", "postgres",
+                    "--db-password", postgres.settings().get("password"), "--out", out.toString());
             scraped = watcher.seen();
         }
         assertEquals(0, run.code(), run.toString());
         assertTrue(run.out().contains("0 mismatches"), run.out());
+        String password = postgres.settings().get("password");
+        for (String file : List.of(ExperimentRunner.JOB_SPEC, ExperimentRunner.JOB_LOG, ExperimentRunner.JOB_REPORT, ResultFiles.RESULT)) {
+            assertFalse(Files.readString(out.resolve(file)).contains(password), "the database password is written to " + file);
+        }
 
         Map<String, Object> result = ResultFiles.read(out);
         Map<String, Object> spec = map(result, "spec");
@@ -172,15 +177,21 @@ class EndToEndTest {
     @Test
     void yamlSpecSuppliesOptionsAndTheCommandLineWins(@TempDir Path tmp) throws Exception {
         Path spec = tmp.resolve("experiment.yaml");
-        Files.writeString(spec, "db: noop\npattern: insert\nblob: 7\nduration: 2s\nwarmup: 1s\nkeys: 100\n");
+        Files.writeString(spec, "db: noop\npattern: insert\nblob: 7\nduration: 2s\nwarmup: 1s\nkeys: 100\nengine: spark\n"
+                + "engine-setting:\n  batchIntervalMillis: 500\n  maxInFlight: 99\n");
         Path out = tmp.resolve("run");
+        CliResult bad = CliResult.bench("run", "--spec", spec.toString(), "--metrics-port", "0", "--out", out.toString());
+        assertEquals(2, bad.code(), "spark has no maxInFlight: the spec file's mapping reaches the engine settings\n" + bad);
+        assertTrue(bad.err().contains("engine spark has no setting 'maxInFlight'"), bad.toString());
+        Files.writeString(spec, Files.readString(spec).replace("  maxInFlight: 99\n", ""));
         CliResult run = CliResult.bench("run", "--spec", spec.toString(), "--pattern", "mixed",
-                "--metrics-port", "0", "--out", out.toString());
+                "--engine-setting", "batchIntervalMillis=400", "--metrics-port", "0", "--out", out.toString());
         assertEquals(0, run.code(), run.toString());
         Map<String, Object> result = ResultFiles.read(out);
         assertEquals("noop", map(result, "spec").get("database"));
         assertEquals(7, map(result, "spec").get("blobBytes"));
         assertEquals("mixed", map(result, "spec").get("pattern"), "the command line overrides the spec file");
+        assertEquals(Map.of("batchIntervalMillis", "400"), map(result, "spec").get("engineSettings"), "also within a mapping");
         Map<String, Object> verification = map(result, "verification");
         assertEquals(0, verification.get("mismatches"), verification.toString());
         assertTrue(((Number) map(result, "throughput").get("mean")).doubleValue() > 1000, "noop is the harness ceiling");

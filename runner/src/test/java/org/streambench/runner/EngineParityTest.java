@@ -43,6 +43,7 @@ class EngineParityTest {
                     "--keys", Integer.toString(KEYS), "--blob", "100", "--parallelism", "2",
                     "--generator-parallelism", Integer.toString(generators), "--duration", "120s", "--warmup", "0s",
                     "--metrics-port", "0", "--db-url", postgres.settings().get("url"), "--db-user", "postgres",
+                    "--db-password", postgres.settings().get("password"),
                     "--out", tmp.resolve(engine).toString());
             assertEquals(0, run.code(), run.toString());
             Map<String, Object> counts = EndToEndTest.map(ResultFiles.read(tmp.resolve(engine)), "counts");

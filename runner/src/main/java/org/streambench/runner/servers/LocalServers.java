@@ -218,7 +218,10 @@ public final class LocalServers {
             return false;
         }
         List<ProcessRef> processes = state.get().processes();
-        processes.get(0).handle().ifPresent(launched -> terminate(database, List.of(launched), STOP_TIMEOUT_SECONDS));
+        processes.get(0).handle().ifPresent(launched -> {
+            signal(launched, kind(database).stopSignal());
+            terminate(database, List.of(launched), STOP_TIMEOUT_SECONDS);
+        });
         List<ProcessHandle> leftovers = processes.stream().map(ProcessRef::handle).flatMap(Optional::stream).toList();
         if (!leftovers.isEmpty()) {
             terminate(database, leftovers, LEFTOVER_STOP_TIMEOUT_SECONDS);
@@ -229,6 +232,21 @@ public final class LocalServers {
             throw new UncheckedIOException(e);
         }
         return true;
+    }
+
+    /** Sends a signal other than SIGTERM (which {@link ProcessHandle#destroy} sends) with kill(1). */
+    private static void signal(ProcessHandle process, String signal) {
+        if (signal.equals("TERM")) {
+            return;
+        }
+        try {
+            new ProcessBuilder("kill", "-s", signal, Long.toString(process.pid())).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void terminate(String database, List<ProcessHandle> processes, long timeoutSeconds) {

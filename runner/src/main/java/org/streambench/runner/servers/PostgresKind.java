@@ -62,6 +62,12 @@ final class PostgresKind implements ServerKind {
         return command;
     }
 
+    /** SIGTERM would be a "smart" shutdown that waits for every client to disconnect; SIGINT is PostgreSQL's fast shutdown. */
+    @Override
+    public String stopSignal() {
+        return "INT";
+    }
+
     @Override
     public Map<String, String> settings(int port, String password) {
         return Map.of("url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres", "user", SUPERUSER, "password", password);

@@ -40,6 +40,11 @@ interface ServerKind {
         return null;
     }
 
+    /** The signal that shuts the server down quickly and cleanly, closing open client sessions. */
+    default String stopSignal() {
+        return "TERM";
+    }
+
     /** Other ports the server binds besides {@code port}; they must be free too. */
     default List<Integer> extraPorts(int port) {
         return List.of();

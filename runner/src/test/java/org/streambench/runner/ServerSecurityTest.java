@@ -1,0 +1,66 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.streambench.db.DatabaseException;
+import org.streambench.db.DatabaseSettings;
+import org.streambench.db.Databases;
+import org.streambench.runner.servers.ServerState;
+
+/** The suite's local servers listen on loopback only and let in only the suite, with the password generated for them. */
+class ServerSecurityTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
+    void everyLocalServerListensOnLoopbackOnly(String database) throws IOException {
+        ServerState state = TestServers.start(database);
+        List<String> listening = new ArrayList<>();
+        for (ServerState.ProcessRef process : state.alive()) {
+            listening.addAll(Processes.listeningAddresses(process.pid()));
+        }
+        assertTrue(listening.stream().anyMatch(a -> a.endsWith(":" + state.port())), database + " listens on its port: " + listening);
+        assertTrue(listening.stream().allMatch(Processes::isLoopback), database + " listens beyond loopback: " + listening);
+    }
+
+    @ParameterizedTest(name = "{0} as ''{1}'' with password ''{2}''")
+    @CsvSource({"postgresql,postgres,wrong", "postgresql,postgres,''", "mariadb,streambench,wrong", "mariadb,root,''",
+        "cassandra,cassandra,cassandra", "cassandra,'',''"})
+    void localServersRefuseAnyoneWithoutTheGeneratedPassword(String database, String user, String password) {
+        Map<String, String> settings = new HashMap<>(TestServers.start(database).settings());
+        settings.put("user", user);
+        settings.put("password", password);
+        assertThrows(DatabaseException.class, () -> Databases.open(database, new DatabaseSettings(settings)).close());
+        Databases.open(database, new DatabaseSettings(TestServers.start(database).settings())).close(); // the suite gets in
+    }
+
+    @Test
+    void passwordsServerStateAndSocketsAreTheOwnersOnly() throws IOException {
+        ServerState state = TestServers.start("postgresql");
+        Path dir = TestServers.WORK.resolve("servers").resolve("postgresql");
+        assertEquals("rwx------", permissions(dir));
+        assertEquals("rw-------", permissions(dir.resolve("password")));
+        assertEquals("rw-------", permissions(dir.resolve("server.properties")));
+        assertEquals("rwx------", permissions(dir.resolve("socket")));
+        assertEquals(state.settings().get("password"), Files.readString(dir.resolve("password")).trim());
+        assertFalse(Files.readString(dir.resolve("server.log")).contains(state.settings().get("password")));
+    }
+
+    private static String permissions(Path path) throws IOException {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+    }
+}
