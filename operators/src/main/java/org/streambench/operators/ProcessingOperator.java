@@ -41,7 +41,7 @@ public final class ProcessingOperator implements AutoCloseable {
         JobRuntime runtime = JobRuntime.get();
         ExperimentSpec spec = runtime.spec();
         Database database = Databases.open(spec.database(), spec.settings());
-        return new ProcessingOperator(spec.pattern(), database, Blob.of(spec.blobBytes()), runtime.metrics(), runtime::fail);
+        return new ProcessingOperator(spec.pattern(), database, Blob.of(spec), runtime.metrics(), runtime::fail);
     }
 
     public void process(SensorRecord record) {

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
@@ -67,12 +68,13 @@ final class ExperimentRunner {
             out.println(session.note());
         }
         database.resetSchema();
+        Map<String, String> durability = database.durabilitySettings();
         ExperimentSpec spec = requested.runToken() == ExperimentOptions.RUN_TOKEN_UNSET
                 ? requested.withRunToken(unusedRunToken(database, storesData)) : requested;
         if (spec.pattern().needsExistingKeys()) {
             out.printf(Locale.ROOT, "prefilling %,d keys with %,d-byte BLOBs ...%n", spec.keys(), spec.blobBytes());
             long start = System.nanoTime();
-            database.prefill(spec.keys(), RecordGenerator::prefill, Blob.of(spec.blobBytes()));
+            database.prefill(spec.keys(), RecordGenerator::prefill, Blob.of(spec));
             out.printf(Locale.ROOT, "prefilled in %.1f s%n", (System.nanoTime() - start) / 1e9);
         }
         long rowsBefore = database.countRows();
@@ -115,7 +117,7 @@ final class ExperimentRunner {
             }
         }
         RunResult.Environment environment = new RunResult.Environment(report == null ? null : report.engineVersion(),
-                databaseVersion, session.note(), System.getProperty("java.vendor") + " " + System.getProperty("java.version"),
+                databaseVersion, session.note(), durability, System.getProperty("java.vendor") + " " + System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 InetAddress.getLocalHost().getHostName(), ExperimentRunner.class.getPackage().getImplementationVersion());

@@ -2,6 +2,7 @@ package org.streambench.runner;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.LatencyStats;
 
@@ -27,8 +28,9 @@ record RunResult(ExperimentSpec spec, String status, String error, String starte
         }
     }
 
-    record Environment(String engineVersion, String databaseVersion, String databaseNote, String java, int cores, long maxMemoryBytes,
-                       String os, String host, String streambenchVersion) {
+    /** {@code durability}: the database's durability settings in force during the run (see Database#durabilitySettings). */
+    record Environment(String engineVersion, String databaseVersion, String databaseNote, Map<String, String> durability,
+                       String java, int cores, long maxMemoryBytes, String os, String host, String streambenchVersion) {
     }
 
     boolean passed() {

@@ -104,6 +104,7 @@ class EndToEndTest {
             assertEquals(Map.of("batchIntervalMillis", "1000"), spec.get("engineSettings"), "the micro-batch interval is recorded");
         }
         assertTrue(String.valueOf(environment.get("databaseVersion")).startsWith("PostgreSQL 17"), environment.toString());
+        assertEquals("on", map(environment, "durability").get("fsync"), "the durability in force is recorded: " + environment);
         assertTrue(((Number) environment.get("cores")).intValue() > 0);
         assertNotNull(environment.get("java"));
 
@@ -143,16 +144,19 @@ class EndToEndTest {
     /** The README's first command: the four patterns on Flink x the suite's PostgreSQL, one table, every run verified. */
     @Test
     void quickstartRunsTheFourPatternsAndPrintsAVerifiedTable(@TempDir Path tmp) throws Exception {
-        TestServers.start("postgresql"); // quickstart uses the suite's local server, here the one the tests started
+        // quickstart uses the suite's local server, here the one the tests started, on the port --db-port names
+        ServerState postgres = TestServers.start("postgresql");
         Path out = tmp.resolve("quickstart");
-        CliResult run = CliResult.bench("quickstart", "--blob", "100", "--duration", "2s", "--warmup", "1s", "--keys", "500",
-                "--metrics-port", "0", "--out", out.toString());
+        Path spec = Files.writeString(tmp.resolve("quickstart.yaml"), "blob: 100\nkeys: 500\n");
+        CliResult run = CliResult.bench("quickstart", "--spec", spec.toString(), "--duration", "2s", "--warmup", "1s",
+                "--db-port", Integer.toString(postgres.port()), "--metrics-port", "0", "--out", out.toString());
         assertEquals(0, run.code(), run.toString());
         for (String pattern : List.of("read", "insert", "update", "mixed")) {
             Map<String, Object> result = ResultFiles.read(out.resolve(pattern));
             assertEquals("ok", result.get("status"), pattern + ": " + result.get("error"));
             assertEquals(pattern, map(result, "spec").get("pattern"));
             assertEquals("flink", map(result, "spec").get("engine"));
+            assertEquals(100, map(result, "spec").get("blobBytes"), "from the spec file");
             assertEquals(0, map(result, "verification").get("mismatches"), pattern);
             assertTrue(run.out().lines().anyMatch(l -> l.startsWith(pattern + " ") && l.endsWith("checks)") && l.contains(" ok (")),
                     "a table row for " + pattern + ":\n" + run.out());

@@ -150,7 +150,7 @@ class NoLeaksTest {
                 "--db-password", postgres.settings().get("password"), "--out", out.toString()));
         Processes.awaitRecords(metricsPort, 180);
         try (Database db = TestServers.open("postgresql")) { // behind the operator's back
-            db.update(new SensorRecord(Keys.existing(0), 1_000_000, 0, 0, 0, 0, 0), Blob.of(10));
+            db.update(new SensorRecord(Keys.existing(0), 1_000_000, 0, 0, 0, 0, 0), Blob.of(10, 1));
         }
         CliResult result = run.get(120, TimeUnit.SECONDS);
 

@@ -45,7 +45,7 @@ class OperatorSemanticsTest {
         Database db = TestServers.open(database);
         db.resetSchema();
         if (pattern.needsExistingKeys()) {
-            db.prefill(KEYS, RecordGenerator::prefill, Blob.of(blobBytes));
+            db.prefill(KEYS, RecordGenerator::prefill, Blob.of(runtime.spec()));
         }
         return db;
     }
@@ -61,7 +61,7 @@ class OperatorSemanticsTest {
             assertEquals(2, db.countRows());
             StoredRecord stored = db.read(first.id()).orElseThrow();
             assertEquals(first, stored.record());
-            assertArrayEquals(Blob.of(100_000), stored.blob());
+            assertArrayEquals(Blob.of(runtime.spec()), stored.blob());
             OperatorMetrics metrics = runtime.metrics();
             assertEquals(2, metrics.processedCount(Operation.INSERT));
             assertEquals(0, runtime.measuredLatency().getTotalCount(), "insert-only must not read");
@@ -168,7 +168,7 @@ class OperatorSemanticsTest {
                 operator.process(new SensorRecord(Keys.existing(0), 1, 1, 1, 1, 1, 1));
                 assertEquals(0, db.countBlobsNotOfLength(blobBytes), database);
                 assertEquals(KEYS + 1, db.countRows(), database);
-                assertArrayEquals(Blob.of(blobBytes), db.read(Keys.existing(0)).orElseThrow().blob(), database);
+                assertArrayEquals(Blob.of(runtime.spec()), db.read(Keys.existing(0)).orElseThrow().blob(), database);
             } finally {
                 runtime.close();
                 runtime = null;

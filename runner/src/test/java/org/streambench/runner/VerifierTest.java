@@ -40,7 +40,7 @@ class VerifierTest {
                 "127.0.0.1", 0, TestServers.start(database).settings(), Map.of());
         runtime = JobRuntime.start(spec);
         db.resetSchema();
-        db.prefill(KEYS, RecordGenerator::prefill, Blob.of(BLOB));
+        db.prefill(KEYS, RecordGenerator::prefill, Blob.of(BLOB, 11));
         try (ProcessingOperator operator = ProcessingOperator.open()) {
             GeneratorInstance[] generators = {new GeneratorInstance(0), new GeneratorInstance(1)};
             for (int i = 0; i < records; i++) {
@@ -68,7 +68,7 @@ class VerifierTest {
             assertTrue(honest.checked() > KEYS, "every existing key of a 50-key space is sampled");
 
             SensorRecord stored = db.read(Keys.existing(7)).orElseThrow().record();
-            db.update(stored.plus(new SensorRecord(stored.id(), 1, 0, 0, 0, 0, 0)), Blob.of(BLOB));
+            db.update(stored.plus(new SensorRecord(stored.id(), 1, 0, 0, 0, 0, 0)), Blob.of(BLOB, 11));
             Verifier.Verification tampered = verify(spec, db);
             assertEquals(1, tampered.mismatches(), tampered.details().toString());
             assertTrue(tampered.details().get(0).contains(Keys.existing(7)), tampered.details().toString());
@@ -81,8 +81,8 @@ class VerifierTest {
         try (Database db = TestServers.open(database)) {
             ExperimentSpec spec = honestRun(database, db, 100);
             SensorRecord stored = db.read(Keys.existing(3)).orElseThrow().record();
-            db.update(stored, Blob.of(BLOB - 1));
-            db.insert(new SensorRecord(Keys.fresh(Keys.MAX_TOKEN, 0, 0), 0, 0, 0, 0, 0, 0), Blob.of(BLOB));
+            db.update(stored, Blob.of(BLOB - 1, 11));
+            db.insert(new SensorRecord(Keys.fresh(Keys.MAX_TOKEN, 0, 0), 0, 0, 0, 0, 0, 0), Blob.of(BLOB, 11));
             Verifier.Verification tampered = verify(spec, db);
             String details = tampered.details().toString();
             assertTrue(details.contains("BLOBs are not " + BLOB + " bytes long"), details);

@@ -1,5 +1,6 @@
 package org.streambench.db;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongFunction;
 import org.streambench.generator.SensorRecord;
@@ -38,6 +39,16 @@ public interface Database extends AutoCloseable {
 
     /** Product and version of the server, as the server reports them. */
     String serverVersion();
+
+    /**
+     * The settings that decide when a write is durable, as they are in force: read from the server
+     * where it tells them (fsync, commit-log sync, WAL durability), and the connector's own choices
+     * (consistency level, write concern). Recorded with every result, so runs are compared knowing
+     * what each database promised when it acknowledged a write.
+     */
+    default Map<String, String> durabilitySettings() {
+        return Map.of();
+    }
 
     /**
      * A warning that belongs next to every number measured against this server (e.g. it only

@@ -18,7 +18,9 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
@@ -217,6 +219,25 @@ public final class CassandraDatabase implements Database {
 
     private ResultSet scan(String cql) {
         return session.execute(SimpleStatement.newInstance(cql).setTimeout(SCAN_TIMEOUT).setPageSize(SCAN_PAGE_ROWS));
+    }
+
+    /** The commit log's sync mode from the server's settings table (Cassandra 4.0+), and this connector's consistency levels. */
+    @Override
+    public Map<String, String> durabilitySettings() {
+        Map<String, String> settings = new TreeMap<>();
+        settings.put("readConsistency", readConsistency.name());
+        settings.put("writeConsistency", writeConsistency.name());
+        try {
+            for (Row row : session.execute("SELECT name, value FROM system_views.settings")) {
+                String name = row.getString("name");
+                if (name.startsWith("commitlog_sync")) {
+                    settings.put(name, row.getString("value"));
+                }
+            }
+        } catch (DriverException e) {
+            settings.put("commitlog_sync", "unknown (" + e.getMessage() + ")");
+        }
+        return settings;
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongFunction;
 import org.apache.hadoop.conf.Configuration;
@@ -201,6 +202,16 @@ public final class HBaseDatabase implements Database {
             return wrong;
         } catch (IOException e) {
             throw failure("check BLOB lengths", e);
+        }
+    }
+
+    /** The table's WAL durability (USE_DEFAULT is SYNC_WAL: every write is synced to the WAL before it is acknowledged). */
+    @Override
+    public Map<String, String> durabilitySettings() {
+        try (Admin admin = connection.getAdmin()) {
+            return Map.of("tableDurability", admin.tableExists(tableName) ? admin.getDescriptor(tableName).getDurability().name() : "no table yet");
+        } catch (IOException e) {
+            throw failure("read the table's durability", e);
         }
     }
 

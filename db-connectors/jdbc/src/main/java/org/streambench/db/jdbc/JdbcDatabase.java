@@ -7,6 +7,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.LongFunction;
@@ -181,6 +183,22 @@ public abstract class JdbcDatabase implements Database {
     @Override
     public long countBlobsNotOfLength(int length) {
         return queryLong("SELECT COUNT(*) FROM " + table + " WHERE OCTET_LENGTH(payload) <> ?", length);
+    }
+
+    /** A query of (name, value) rows: the server's durability settings. */
+    protected abstract String durabilityQuery();
+
+    @Override
+    public Map<String, String> durabilitySettings() {
+        Map<String, String> settings = new TreeMap<>();
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(durabilityQuery())) {
+            while (rows.next()) {
+                settings.put(rows.getString(1).toLowerCase(java.util.Locale.ROOT), rows.getString(2));
+            }
+        } catch (SQLException e) {
+            throw failure("read the durability settings", e);
+        }
+        return settings;
     }
 
     @Override

@@ -27,6 +27,12 @@ public final class MariaDbDatabase extends JdbcDatabase {
     }
 
     @Override
+    protected String durabilityQuery() {
+        return "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('innodb_flush_log_at_trx_commit', 'sync_binlog', 'log_bin',"
+                + " 'innodb_doublewrite', 'innodb_flush_method')";
+    }
+
+    @Override
     protected Properties batchProperties() {
         Properties properties = new Properties();
         properties.setProperty("useBulkStmts", "true");

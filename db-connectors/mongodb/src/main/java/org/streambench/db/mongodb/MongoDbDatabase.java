@@ -17,6 +17,7 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.result.UpdateResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
@@ -46,6 +47,7 @@ public final class MongoDbDatabase implements Database {
     private MongoClient client;
     private MongoDatabase database;
     private MongoCollection<Document> collection;
+    private String writeConcernName;
     private String collectionName;
     private boolean shard;
     private boolean beforeMongoDb44;
@@ -59,12 +61,13 @@ public final class MongoDbDatabase implements Database {
             ConnectionString uri = new ConnectionString(url);
             String databaseName = settings.get("database", uri.getDatabase() != null ? uri.getDatabase() : "streambench");
             collectionName = settings.get("table", "sensor_records");
+            writeConcernName = settings.get("writeConcern", "acknowledged");
             shard = Boolean.parseBoolean(settings.get("shard", "false"));
             client = MongoClients.create(MongoClientSettings.builder()
                     .applyConnectionString(uri)
                     .applyToClusterSettings(cluster -> cluster.serverSelectionTimeout(5, TimeUnit.SECONDS))
                     .applyToSocketSettings(socket -> socket.connectTimeout(5, TimeUnit.SECONDS))
-                    .writeConcern(writeConcern(settings.get("writeConcern", "acknowledged")))
+                    .writeConcern(writeConcern(writeConcernName))
                     .build());
             database = client.getDatabase(databaseName);
             Document buildInfo = database.runCommand(new Document("buildInfo", 1));
@@ -220,6 +223,12 @@ public final class MongoDbDatabase implements Database {
 
     private FindIterable<Document> allIds() {
         return collection.find().projection(Projections.include("_id")).batchSize(10_000);
+    }
+
+    /** The write concern this connector writes with. */
+    @Override
+    public Map<String, String> durabilitySettings() {
+        return Map.of("writeConcern", writeConcernName + " " + collection.getWriteConcern().asDocument().toJson());
     }
 
     @Override

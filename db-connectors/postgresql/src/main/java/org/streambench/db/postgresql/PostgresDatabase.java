@@ -26,6 +26,11 @@ public final class PostgresDatabase extends JdbcDatabase {
     }
 
     @Override
+    protected String durabilityQuery() {
+        return "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method')";
+    }
+
+    @Override
     protected Properties batchProperties() {
         Properties properties = new Properties();
         properties.setProperty("reWriteBatchedInserts", "true");
