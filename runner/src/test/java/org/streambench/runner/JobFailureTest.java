@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -41,7 +37,7 @@ class JobFailureTest {
                     "--pattern", "update", "--blob", "100", "--duration", "15s", "--warmup", "1s", "--keys", "1000",
                     "--metrics-port", Integer.toString(metricsPort), "--db-url", postgres.settings().get("url"),
                     "--db-user", "postgres", "--db-password-file", passwordFile.toString(), "--out", out.toString()));
-            awaitRecords(metricsPort);
+            Processes.awaitRecords(metricsPort, 120);
             servers.stop("postgresql");
             CliResult result = run.get(150, TimeUnit.SECONDS);
 
@@ -58,23 +54,5 @@ class JobFailureTest {
             background.shutdownNow();
             servers.stop("postgresql");
         }
-    }
-
-    private static void awaitRecords(int metricsPort) throws InterruptedException {
-        HttpClient client = HttpClient.newHttpClient();
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline) {
-            try {
-                String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
-                if (body.lines().anyMatch(l -> l.startsWith("streambench_records_total") && !l.endsWith(" 0.0"))) {
-                    return;
-                }
-            } catch (Exception notUp) {
-                // the job is still starting
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("the job never processed a record");
     }
 }

@@ -7,13 +7,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.function.LongFunction;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
+import org.streambench.db.DatabaseProvider;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.StoredRecord;
 import org.streambench.generator.SensorRecord;
@@ -66,11 +68,22 @@ public abstract class JdbcDatabase implements Database {
         }
     }
 
-    /** The settings every JDBC connector reads. */
-    public static final List<String> SETTINGS = List.of("url", "user", "password", "table");
+    /** What every JDBC connector's provider shares: the settings it reads and their checks. */
+    public abstract static class Provider implements DatabaseProvider {
+
+        @Override
+        public List<String> settingNames() {
+            return List.of("url", "user", "password", "table");
+        }
+
+        @Override
+        public void checkSettings(DatabaseSettings settings) {
+            JdbcDatabase.checkSettings(name(), settings);
+        }
+    }
 
     /** Checks what needs no connection: the table name. */
-    public static void checkSettings(String database, DatabaseSettings settings) {
+    static void checkSettings(String database, DatabaseSettings settings) {
         String name = settings.get("table", DEFAULT_TABLE);
         if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
             throw new DatabaseException(database + ": table name '" + name + "' must be a plain SQL identifier (letters, digits, _)");
@@ -193,7 +206,7 @@ public abstract class JdbcDatabase implements Database {
         Map<String, String> settings = new TreeMap<>();
         try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(durabilityQuery())) {
             while (rows.next()) {
-                settings.put(rows.getString(1).toLowerCase(java.util.Locale.ROOT), rows.getString(2));
+                settings.put(rows.getString(1).toLowerCase(Locale.ROOT), rows.getString(2));
             }
         } catch (SQLException e) {
             throw failure("read the durability settings", e);

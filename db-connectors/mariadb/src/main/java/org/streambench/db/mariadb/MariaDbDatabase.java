@@ -1,10 +1,7 @@
 package org.streambench.db.mariadb;
 
-import java.util.List;
 import java.util.Properties;
 import org.streambench.db.Database;
-import org.streambench.db.DatabaseProvider;
-import org.streambench.db.DatabaseSettings;
 import org.streambench.db.jdbc.JdbcDatabase;
 
 /** MariaDB through the official JDBC driver; MEDIUMBLOB because BLOB stops at 64 KB. */
@@ -40,7 +37,7 @@ public final class MariaDbDatabase extends JdbcDatabase {
         return properties;
     }
 
-    public static final class Provider implements DatabaseProvider {
+    public static final class Provider extends JdbcDatabase.Provider {
         @Override
         public String name() {
             return "mariadb";
@@ -49,16 +46,6 @@ public final class MariaDbDatabase extends JdbcDatabase {
         @Override
         public Database create() {
             return new MariaDbDatabase();
-        }
-
-        @Override
-        public List<String> settingNames() {
-            return JdbcDatabase.SETTINGS;
-        }
-
-        @Override
-        public void checkSettings(DatabaseSettings settings) {
-            JdbcDatabase.checkSettings(name(), settings);
         }
     }
 }

@@ -1,10 +1,7 @@
 package org.streambench.db.postgresql;
 
-import java.util.List;
 import java.util.Properties;
 import org.streambench.db.Database;
-import org.streambench.db.DatabaseProvider;
-import org.streambench.db.DatabaseSettings;
 import org.streambench.db.jdbc.JdbcDatabase;
 
 /** PostgreSQL through the official JDBC driver; the BLOB is a BYTEA (TOASTed above ~2 KB). */
@@ -38,7 +35,7 @@ public final class PostgresDatabase extends JdbcDatabase {
         return properties;
     }
 
-    public static final class Provider implements DatabaseProvider {
+    public static final class Provider extends JdbcDatabase.Provider {
         @Override
         public String name() {
             return "postgresql";
@@ -47,16 +44,6 @@ public final class PostgresDatabase extends JdbcDatabase {
         @Override
         public Database create() {
             return new PostgresDatabase();
-        }
-
-        @Override
-        public List<String> settingNames() {
-            return JdbcDatabase.SETTINGS;
-        }
-
-        @Override
-        public void checkSettings(DatabaseSettings settings) {
-            JdbcDatabase.checkSettings(name(), settings);
         }
     }
 }
