@@ -40,7 +40,14 @@ public final class ProcessingOperator implements AutoCloseable {
     public static ProcessingOperator open() {
         JobRuntime runtime = JobRuntime.get();
         ExperimentSpec spec = runtime.spec();
-        Database database = Databases.open(spec.database(), spec.settings());
+        Database database;
+        try {
+            database = Databases.open(spec.database(), spec.settings());
+        } catch (RuntimeException e) {
+            // a setup failure ends the job at once, instead of an engine restarting the operator forever
+            runtime.fail("the processing operator could not open the " + spec.database() + " connector: " + e.getMessage());
+            throw e;
+        }
         return new ProcessingOperator(spec.pattern(), database, Blob.of(spec), runtime.metrics(), runtime::fail);
     }
 

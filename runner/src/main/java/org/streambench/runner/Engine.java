@@ -1,5 +1,7 @@
 package org.streambench.runner;
 
+import java.io.File;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -73,6 +75,20 @@ public enum Engine {
             throw new UserError("--engine-setting streamLocality '" + locality + "' must be none, container_local or thread_local");
         }
         return settings;
+    }
+
+    /**
+     * Checks before anything starts that this engine's job classpath holds the connector of
+     * {@code database} (every engine gets all of them through db-connectors/all).
+     */
+    void requireConnector(String database) {
+        String jar = "db-" + (database.equals("noop") ? "api" : database) + "-";
+        boolean present = Arrays.stream(Home.classpathOf(module).split(File.pathSeparator))
+                .anyMatch(entry -> Path.of(entry).getFileName().toString().startsWith(jar));
+        if (!present) {
+            throw new UserError("the " + cliName() + " job's classpath has no " + database + " connector (" + jar
+                    + "*.jar); add it to db-connectors/all/pom.xml and run ./bench build");
+        }
     }
 
     public static Engine parse(String name) {

@@ -70,8 +70,10 @@ final class ExperimentOptions {
 
     /** Validates everything that can be checked without a database. */
     ExperimentSpec toSpec(JobOptions job) {
-        Map<String, String> engineOptions = Engine.parse(engine).settings(engineSettings);
+        Engine parsedEngine = Engine.parse(engine);
+        Map<String, String> engineOptions = parsedEngine.settings(engineSettings);
         DatabaseSession.provider(database);
+        parsedEngine.requireConnector(database);
         Pattern parsedPattern;
         try {
             parsedPattern = Pattern.parse(pattern);
