@@ -96,10 +96,18 @@ final class DatabaseSession implements AutoCloseable {
             if (!LocalServers.supports(name)) {
                 throw new UserError("the suite has no local " + name + " server; pass --db-url to use an external one");
             }
-            state = servers.start(name, connection.localPort(name), "--db-port", !connection.keepDb);
-            startedHere = state.owner() != null && state.owner().pid() == ProcessHandle.current().pid();
-            if (startedHere) {
-                stopOnExit = CleanupOnExit.register("stop the local " + name + " server", () -> servers.stop(name));
+            // registered before the start, so that Ctrl-C while the server starts stops it too
+            stopOnExit = CleanupOnExit.register("stop the local " + name + " server", () -> servers.running(name)
+                    .filter(DatabaseSession::ownedByThisProcess).ifPresent(started -> servers.stop(name)));
+            try {
+                state = servers.start(name, connection.localPort(name), "--db-port", !connection.keepDb);
+            } catch (RuntimeException e) {
+                stopOnExit.close();
+                throw e;
+            }
+            startedHere = ownedByThisProcess(state);
+            if (!startedHere) {
+                stopOnExit.close();
             }
             settings.putAll(state.settings());
         }
@@ -183,6 +191,10 @@ final class DatabaseSession implements AutoCloseable {
             servers.stop(name);
         }
         stopServerOnExit.close();
+    }
+
+    private static boolean ownedByThisProcess(ServerState state) {
+        return state.owner() != null && state.owner().pid() == ProcessHandle.current().pid();
     }
 
     private static String known() {

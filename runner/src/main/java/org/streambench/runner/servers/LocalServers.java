@@ -145,6 +145,9 @@ public final class LocalServers {
             out.println("starting " + database + " on 127.0.0.1:" + port + " (data in " + dir + ") ...");
             long started = System.nanoTime();
             Process server = builder.start();
+            // published at once, so that an interrupted start can still be found and stopped
+            writeState(database, new ServerState(database, List.of(ProcessRef.of(server.toHandle())), port, "starting", kind.note(),
+                    0, kind.settings(port, password), forThisRun ? self : null));
             try {
                 String version = awaitReady(kind, server, dir, port, password, started, log);
                 List<ProcessRef> processes = new ArrayList<>(List.of(ProcessRef.of(server.toHandle())));
@@ -160,6 +163,7 @@ public final class LocalServers {
             } catch (RuntimeException | Error | InterruptedException e) {
                 server.descendants().forEach(ProcessHandle::destroyForcibly);
                 server.destroyForcibly();
+                Files.deleteIfExists(dir.resolve(STATE_FILE));
                 throw e;
             }
         } catch (IOException e) {
