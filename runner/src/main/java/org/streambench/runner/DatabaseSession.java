@@ -149,6 +149,24 @@ final class DatabaseSession implements AutoCloseable {
     }
 
     /**
+     * Lets the database write out what reset and prefill left in memory and logs: the connector's
+     * part, and for the suite's own server what its client protocol cannot do. Returns what was done.
+     */
+    String settle() {
+        String done;
+        try {
+            done = database.settle();
+        } catch (DatabaseException e) {
+            // e.g. an external server that does not grant the privilege: the run goes on, and its result says so
+            done = "nothing settled: " + e.getMessage();
+        }
+        if (localServer != null) {
+            done += LocalServers.settle(localServer, settings).map(serverSide -> "; " + serverSide).orElse("");
+        }
+        return done;
+    }
+
+    /**
      * Why the database cannot be used any more (its local server died, or it does not answer a new
      * connection within {@value #PROBE_SECONDS} s), or empty if it answers.
      */

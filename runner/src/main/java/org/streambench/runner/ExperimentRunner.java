@@ -77,6 +77,8 @@ final class ExperimentRunner {
             database.prefill(spec.keys(), RecordGenerator::prefill, Blob.of(spec));
             out.printf(Locale.ROOT, "prefilled in %.1f s%n", (System.nanoTime() - start) / 1e9);
         }
+        String settled = session.settle();
+        out.println("settled: " + settled);
         long rowsBefore = database.countRows();
         spec.write(dir.resolve(JOB_SPEC));
 
@@ -117,7 +119,7 @@ final class ExperimentRunner {
             }
         }
         RunResult.Environment environment = new RunResult.Environment(report == null ? null : report.engineVersion(),
-                databaseVersion, session.note(), durability, System.getProperty("java.vendor") + " " + System.getProperty("java.version"),
+                databaseVersion, session.note(), durability, settled, System.getProperty("java.vendor") + " " + System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 InetAddress.getLocalHost().getHostName(), ExperimentRunner.class.getPackage().getImplementationVersion());

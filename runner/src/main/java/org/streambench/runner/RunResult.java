@@ -28,8 +28,12 @@ record RunResult(ExperimentSpec spec, String status, String error, String starte
         }
     }
 
-    /** {@code durability}: the database's durability settings in force during the run (see Database#durabilitySettings). */
+    /**
+     * {@code durability}: the database's durability settings in force during the run (see Database#durabilitySettings);
+     * {@code settledAfterPrefill}: what wrote out the reset's and prefill's work before the job started (see Database#settle).
+     */
     record Environment(String engineVersion, String databaseVersion, String databaseNote, Map<String, String> durability,
+                       String settledAfterPrefill,
                        String java, int cores, long maxMemoryBytes, String os, String host, String streambenchVersion) {
     }
 

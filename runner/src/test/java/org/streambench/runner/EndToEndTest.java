@@ -105,6 +105,7 @@ class EndToEndTest {
         }
         assertTrue(String.valueOf(environment.get("databaseVersion")).startsWith("PostgreSQL 17"), environment.toString());
         assertEquals("on", map(environment, "durability").get("fsync"), "the durability in force is recorded: " + environment);
+        assertEquals("CHECKPOINT", environment.get("settledAfterPrefill"), environment.toString());
         assertTrue(((Number) environment.get("cores")).intValue() > 0);
         assertNotNull(environment.get("java"));
 

@@ -5,12 +5,19 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.MalformedURLException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import javax.management.JMException;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 import org.streambench.runner.Home;
 import org.streambench.runner.UserError;
 
@@ -105,6 +112,26 @@ final class CassandraKind implements ServerKind {
     @Override
     public Map<String, String> settings(int port, String password) {
         return Map.of("url", "127.0.0.1:" + port, "localDatacenter", "datacenter1", "user", SUPERUSER, "password", password);
+    }
+
+    /** Flushes the run's table to SSTables over the server's local JMX port (what nodetool flush does). */
+    @Override
+    public Optional<String> settle(int port, Map<String, String> settings) {
+        String keyspace = settings.getOrDefault("keyspace", "streambench");
+        String table = settings.getOrDefault("table", "sensor_records");
+        JMXServiceURL url;
+        try {
+            url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + (port + 2) + "/jmxrmi");
+        } catch (MalformedURLException e) {
+            throw new IllegalStateException(e);
+        }
+        try (JMXConnector jmx = JMXConnectorFactory.connect(url)) {
+            jmx.getMBeanServerConnection().invoke(new ObjectName("org.apache.cassandra.db:type=StorageService"), "forceKeyspaceFlush",
+                    new Object[] {keyspace, new String[] {table}}, new String[] {String.class.getName(), String[].class.getName()});
+            return Optional.of("flush of " + keyspace + "." + table + " over JMX");
+        } catch (IOException | JMException e) {
+            throw new UserError("cannot flush the local cassandra over JMX (port " + (port + 2) + "): " + e);
+        }
     }
 
     /** Before {@link #secure} ran once on this data folder, the superuser has Cassandra's default password. */

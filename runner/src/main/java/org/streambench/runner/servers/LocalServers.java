@@ -135,6 +135,7 @@ public final class LocalServers {
         try {
             createPrivateDirectory(dir);
             Files.deleteIfExists(dir.resolve(STATE_FILE));
+            Files.deleteIfExists(dir.resolve(ServerMain.READY_FILE));
             String password = password(dir);
             List<String> command = new ArrayList<>(List.of("setsid"));
             command.addAll(kind.command(dir, port, password));
@@ -190,7 +191,7 @@ public final class LocalServers {
             if (!server.isAlive()) {
                 throw new UserError(kind.database() + " did not start (exit " + server.exitValue() + "): " + lastLine(log) + "; full log: " + log);
             }
-            if (probe(kind.database(), probeSettings).isPresent()) {
+            if (kind.launcherDone(dir) && probe(kind.database(), probeSettings).isPresent()) {
                 kind.secure(dir, probeSettings, password);
                 Optional<String> version = probe(kind.database(), kind.settings(port, password));
                 if (version.isPresent()) {
@@ -200,6 +201,11 @@ public final class LocalServers {
             Thread.sleep(500);
         }
         throw new UserError(kind.database() + " did not become ready within " + START_TIMEOUT_SECONDS + " s; see " + log);
+    }
+
+    /** The server side of settling a database after the prefill (see {@link ServerKind#settle}). */
+    public static Optional<String> settle(ServerState state, Map<String, String> settings) {
+        return kind(state.database()).settle(state.port(), settings);
     }
 
     private static Optional<String> probe(String database, Map<String, String> settings) {

@@ -1,5 +1,6 @@
 package org.streambench.runner.servers;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,11 @@ final class MariaDbKind implements ServerKind {
         // the holder reads the password from the server's folder, so it never appears in ps
         return List.of(Home.javaExecutable(), "-Xmx256m", "-cp", Home.classpathOf("runner"), ServerMain.class.getName(),
                 database(), Integer.toString(port), dir.toString());
+    }
+
+    @Override
+    public boolean launcherDone(Path dir) {
+        return Files.exists(dir.resolve(ServerMain.READY_FILE));
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** How one database's local server is launched, reached and secured. */
 interface ServerKind {
@@ -26,8 +27,24 @@ interface ServerKind {
         return settings(port, password);
     }
 
+    /**
+     * Whether the launched process says it has finished starting (a holder JVM secures its server
+     * after it answers); the suite connects only after that.
+     */
+    default boolean launcherDone(Path dir) {
+        return true;
+    }
+
     /** Runs once the server answers to {@link #probeSettings}: e.g. replaces a default password by the generated one. */
     default void secure(Path dir, Map<String, String> probeSettings, String password) {
+    }
+
+    /**
+     * What the server side adds to {@code Database#settle} for a server the suite runs (e.g. a
+     * flush over JMX that the client protocol lacks); empty if nothing.
+     */
+    default Optional<String> settle(int port, Map<String, String> settings) {
+        return Optional.empty();
     }
 
     /** What to record as the database version, from what the server reports. */

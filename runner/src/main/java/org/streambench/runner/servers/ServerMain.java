@@ -1,5 +1,6 @@
 package org.streambench.runner.servers;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
@@ -9,6 +10,9 @@ import java.util.concurrent.CountDownLatch;
  * the password is read from the server's folder.
  */
 public final class ServerMain {
+
+    /** Written into the server's folder once the server is started and secured; the runner waits for it. */
+    static final String READY_FILE = "holder.ready";
 
     public static void main(String[] args) throws Exception {
         String database = args[0];
@@ -26,6 +30,7 @@ public final class ServerMain {
             }
         }, "stop-" + database));
         server.start(dir, port, LocalServers.password(dir));
+        Files.writeString(dir.resolve(READY_FILE), "ready\n");
         System.out.println(database + " started on port " + port);
         stopped.await();
     }

@@ -221,6 +221,12 @@ public final class CassandraDatabase implements Database {
         return session.execute(SimpleStatement.newInstance(cql).setTimeout(SCAN_TIMEOUT).setPageSize(SCAN_PAGE_ROWS));
     }
 
+    /** CQL has no flush; the suite flushes its own local server over JMX, a cluster needs {@code nodetool flush}. */
+    @Override
+    public String settle() {
+        return "no flush from the client (CQL has none)";
+    }
+
     /** The commit log's sync mode from the server's settings table (Cassandra 4.0+), and this connector's consistency levels. */
     @Override
     public Map<String, String> durabilitySettings() {

@@ -205,6 +205,16 @@ public final class HBaseDatabase implements Database {
         }
     }
 
+    @Override
+    public String settle() {
+        try (Admin admin = connection.getAdmin()) {
+            admin.flush(tableName);
+            return "flush of table " + tableName.getNameAsString();
+        } catch (IOException e) {
+            throw failure("flush the table after the prefill", e);
+        }
+    }
+
     /** The table's WAL durability (USE_DEFAULT is SYNC_WAL: every write is synced to the WAL before it is acknowledged). */
     @Override
     public Map<String, String> durabilitySettings() {

@@ -198,6 +198,22 @@ public abstract class JdbcDatabase implements Database {
         return queryLong("SELECT COUNT(*) FROM " + table + " WHERE OCTET_LENGTH(payload) <> ?", length);
     }
 
+    /** The statements that write out the table's pages (run in order on this connection). */
+    protected abstract List<String> settleStatements(String table);
+
+    @Override
+    public String settle() {
+        List<String> statements = settleStatements(table);
+        try (Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        } catch (SQLException e) {
+            throw failure("settle after the prefill (" + String.join("; ", statements) + ")", e);
+        }
+        return String.join("; ", statements);
+    }
+
     /** A query of (name, value) rows: the server's durability settings. */
     protected abstract String durabilityQuery();
 

@@ -1,5 +1,6 @@
 package org.streambench.db.mariadb;
 
+import java.util.List;
 import java.util.Properties;
 import org.streambench.db.Database;
 import org.streambench.db.jdbc.JdbcDatabase;
@@ -21,6 +22,12 @@ public final class MariaDbDatabase extends JdbcDatabase {
     @Override
     protected String blobType() {
         return "MEDIUMBLOB";
+    }
+
+    /** FOR EXPORT makes InnoDB write the table's dirty pages to disk (needs only LOCK TABLES on the table). */
+    @Override
+    protected List<String> settleStatements(String table) {
+        return List.of("FLUSH TABLES " + table + " FOR EXPORT", "UNLOCK TABLES");
     }
 
     @Override

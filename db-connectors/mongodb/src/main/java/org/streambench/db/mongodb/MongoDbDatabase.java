@@ -225,6 +225,17 @@ public final class MongoDbDatabase implements Database {
         return collection.find().projection(Projections.include("_id")).batchSize(10_000);
     }
 
+    /** fsync flushes every pending write to disk (an emulator may not know the command: then nothing is settled). */
+    @Override
+    public String settle() {
+        try {
+            client.getDatabase("admin").runCommand(new Document("fsync", 1));
+            return "fsync";
+        } catch (MongoException e) {
+            return "nothing settled: the server refused fsync (" + e.getMessage() + ")";
+        }
+    }
+
     /** The write concern this connector writes with. */
     @Override
     public Map<String, String> durabilitySettings() {

@@ -1,5 +1,6 @@
 package org.streambench.db.postgresql;
 
+import java.util.List;
 import java.util.Properties;
 import org.streambench.db.Database;
 import org.streambench.db.jdbc.JdbcDatabase;
@@ -20,6 +21,12 @@ public final class PostgresDatabase extends JdbcDatabase {
     @Override
     protected String blobType() {
         return "BYTEA";
+    }
+
+    /** CHECKPOINT needs a superuser or (PostgreSQL 15+) the pg_checkpoint role. */
+    @Override
+    protected List<String> settleStatements(String table) {
+        return List.of("CHECKPOINT");
     }
 
     @Override
