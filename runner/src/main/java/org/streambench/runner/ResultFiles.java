@@ -79,7 +79,8 @@ final class ResultFiles {
         json.put("error", r.error());
         json.put("startedAt", r.startedAt());
         json.put("throughput", r.throughput() == null ? null
-                : ordered("mean", r.throughput().mean(), "stddev", r.throughput().stddev(), "unit", "records/s"));
+                : ordered("mean", r.throughput().mean(), "stddev", r.throughput().stddev(), "unit", "records/s",
+                        "trendPercent", Math.round(r.throughput().trendPercent() * 10) / 10.0, "trending", r.throughput().trending()));
         json.put("readLatencyMicros", r.spec().pattern().reads() ? latency(r.readLatencyMicros()) : null);
         json.put("perSecond", r.perSecond());
         json.put("counts", counts(r.report()));

@@ -167,6 +167,10 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
             return line.append("FAILED: ").append(r.error()).append(" -> ").append(dir).toString();
         }
         line.append(String.format(Locale.ROOT, "%,.0f records/s (sd %,.0f)", r.throughput().mean(), r.throughput().stddev()));
+        if (r.throughput().trending()) {
+            line.append(String.format(Locale.ROOT, " NOT STEADY: %s %.0f %% over the measured window",
+                    r.throughput().trendPercent() > 0 ? "rose" : "fell", Math.abs(r.throughput().trendPercent())));
+        }
         if (s.pattern().reads() && r.readLatencyMicros() != null) {
             line.append(String.format(Locale.ROOT, ", read latency %.0f us (sd %.0f, p99 %d)",
                     r.readLatencyMicros().mean(), r.readLatencyMicros().stddev(), r.readLatencyMicros().p99()));

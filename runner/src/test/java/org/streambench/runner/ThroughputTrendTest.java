@@ -1,0 +1,62 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntToLongFunction;
+import org.junit.jupiter.api.Test;
+
+/** The measured window's trend, on per-second series computed by hand. */
+class ThroughputTrendTest {
+
+    /** {@code warmup} warm-up seconds, then {@code measured} seconds; records of second i (1-based) from {@code records}. */
+    private static RunResult.Throughput of(int warmup, int measured, IntToLongFunction records) {
+        List<RunResult.Second> seconds = new ArrayList<>();
+        for (int i = 1; i <= warmup + measured; i++) {
+            seconds.add(new RunResult.Second(i, i <= warmup, records.applyAsLong(i), 0, null, 0));
+        }
+        return RunResult.Throughput.of(seconds);
+    }
+
+    @Test
+    void aFlatNoisyWindowIsSteady() {
+        RunResult.Throughput flat = of(5, 30, i -> i % 2 == 0 ? 1100 : 900);
+        assertEquals(1000, flat.mean(), 1e-9);
+        assertTrue(Math.abs(flat.trendPercent()) < 2, "trend " + flat.trendPercent());
+        assertFalse(flat.trending());
+    }
+
+    /** As the issue saw on Cassandra: throughput still rising from ~260 to ~900 records/s inside the window. */
+    @Test
+    void aWindowThatStillRisesIsFlagged() {
+        RunResult.Throughput rising = of(5, 30, i -> 260 + (i - 6) * 22 + (i % 3) * 15);
+        assertTrue(rising.trending());
+        // the line through the window rises by 29 x 22 = 638 records/s; mean = 260 + 14.5 x 22 + 15 = 594 (noise adds ~0)
+        assertEquals(638.0 / 594.0 * 100, rising.trendPercent(), 3);
+    }
+
+    @Test
+    void aFallingWindowIsFlaggedToo() {
+        RunResult.Throughput falling = of(0, 20, i -> 2000 - i * 40);
+        assertTrue(falling.trending());
+        assertTrue(falling.trendPercent() < -40, "trend " + falling.trendPercent());
+    }
+
+    @Test
+    void onlyTheMeasuredSecondsCount() {
+        RunResult.Throughput afterRamp = of(10, 20, i -> i <= 10 ? i * 100 : 1000);
+        assertEquals(1000, afterRamp.mean(), 1e-9);
+        assertEquals(0, afterRamp.trendPercent(), 1e-9);
+        assertFalse(afterRamp.trending());
+    }
+
+    @Test
+    void aSmallButSteadyDriftIsNoTrend() {
+        RunResult.Throughput drift = of(0, 30, i -> 1000 + i);  // +3 % over the window, perfectly linear
+        assertTrue(drift.trendPercent() > 2 && drift.trendPercent() < 4, "trend " + drift.trendPercent());
+        assertFalse(drift.trending(), "below the tolerance");
+    }
+}
