@@ -32,7 +32,8 @@ final class ExperimentOptions {
     @Option(names = "--duration", defaultValue = "30s", description = "Measured time after the warm-up, e.g. 30s, 10m (default: ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--warmup", defaultValue = "5s", description = "Warm-up before measuring; excluded from the statistics (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", defaultValue = "5s", description = "Warm-up before measuring, excluded from the statistics: a duration, "
+            + "or 'steady' (until throughput is steady, at most 120s) or 'steady:MAX' (e.g. steady:3m) (default: ${DEFAULT-VALUE}).")
     String warmup;
 
     @Option(names = "--rate", defaultValue = "0", description = "Records per second over all generators; 0 = unthrottled (default: ${DEFAULT-VALUE}).")
@@ -68,6 +69,22 @@ final class ExperimentOptions {
         mappingsByOption.getOrDefault("engine-setting", Map.of()).forEach(engineSettings::putIfAbsent);
     }
 
+    /** {@code --warmup steady[:MAX]}: the warm-up ends once throughput is steady, after at most MAX (the spec's warmupSeconds). */
+    boolean steadyWarmup() {
+        String text = warmup.trim();
+        return text.equals("steady") || text.startsWith("steady:");
+    }
+
+    private int steadyMaximum() {
+        String text = warmup.trim();
+        int maximum = text.equals("steady") ? Warmup.DEFAULT_MAX_SECONDS : Inputs.seconds("--warmup steady:MAX", text.substring("steady:".length()));
+        if (maximum < Warmup.WINDOW_SECONDS) {
+            throw new UserError("--warmup " + text + ": the maximum must be at least " + Warmup.WINDOW_SECONDS
+                    + " s, the window over which steadiness is judged");
+        }
+        return maximum;
+    }
+
     /** Validates everything that can be checked without a database. */
     ExperimentSpec toSpec(JobOptions job) {
         Engine parsedEngine = Engine.parse(engine);
@@ -85,8 +102,8 @@ final class ExperimentOptions {
             throw new UserError("--blob " + blobBytes + " is larger than 16 MiB, beyond what MEDIUMBLOB and the drivers accept here");
         }
         int durationSeconds = Inputs.seconds("--duration", duration);
-        int warmupSeconds = Inputs.seconds("--warmup", warmup);
-        if (durationSeconds <= warmupSeconds) {
+        int warmupSeconds = steadyWarmup() ? steadyMaximum() : Inputs.seconds("--warmup", warmup);
+        if (!steadyWarmup() && durationSeconds <= warmupSeconds) {
             throw new UserError("--duration (" + durationSeconds + " s) must be longer than --warmup (" + warmupSeconds + " s)");
         }
         long keyCount = Inputs.positiveLong("--keys", keys, "");

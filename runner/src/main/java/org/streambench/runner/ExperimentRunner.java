@@ -33,6 +33,8 @@ final class ExperimentRunner {
 
     private static final long SECOND = 1_000_000_000L;
     private static final int PROGRESS_EVERY_SECONDS = 5;
+    /** The end of a steady warm-up is not known yet. */
+    private static final int UNDECIDED = -1;
 
     private final PrintWriter out;
     private final String jobHeap;
@@ -50,15 +52,16 @@ final class ExperimentRunner {
      * Runs the experiment into {@code dir}. If the runner is interrupted meanwhile, {@code dir} is
      * left holding a result.json whose status is "interrupted", never something that looks like a result.
      */
-    RunResult run(ExperimentSpec requested, DatabaseSession session, Path dir) throws IOException, InterruptedException {
+    RunResult run(ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir)
+            throws IOException, InterruptedException {
         String startedAt = Instant.now().toString();
         try (CleanupOnExit.Registration marker = CleanupOnExit.register("mark " + dir + " as interrupted",
                 () -> ResultFiles.writeInterrupted(requested, startedAt, dir))) {
-            return runMarked(requested, session, dir, startedAt);
+            return runMarked(requested, steadyWarmup, session, dir, startedAt);
         }
     }
 
-    private RunResult runMarked(ExperimentSpec requested, DatabaseSession session, Path dir, String startedAt)
+    private RunResult runMarked(ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir, String startedAt)
             throws IOException, InterruptedException {
         Engine engine = Engine.parse(requested.engine());
         Database database = session.database();
@@ -86,7 +89,7 @@ final class ExperimentRunner {
         String error = null;
         Process job = launch(engine, spec, dir);
         try (CleanupOnExit.Registration killJob = CleanupOnExit.register("stop the job JVM", () -> kill(job))) {
-            sample(job, spec, dir.resolve(JOB_LOG), seconds);
+            sample(job, spec, steadyWarmup, dir.resolve(JOB_LOG), seconds);
         } catch (JobFailure failure) {
             error = failure.getMessage();
         } finally {
@@ -123,7 +126,7 @@ final class ExperimentRunner {
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 InetAddress.getLocalHost().getHostName(), ExperimentRunner.class.getPackage().getImplementationVersion());
-        RunResult result = new RunResult(spec, error == null ? "ok" : "failed", error, startedAt,
+        RunResult result = new RunResult(spec, Warmup.of(steadyWarmup, spec, seconds), error == null ? "ok" : "failed", error, startedAt,
                 RunResult.Throughput.of(seconds), report == null ? null : report.latency(), seconds, verification, report, environment);
         ResultFiles.write(result, dir);
         return result;
@@ -167,18 +170,29 @@ final class ExperimentRunner {
     }
 
     void sample(Process job, ExperimentSpec spec, Path jobLog, List<RunResult.Second> seconds) throws InterruptedException, JobFailure {
+        sample(job, spec, false, jobLog, seconds);
+    }
+
+    /**
+     * Samples the job every second: the warm-up (a fixed number of seconds, or with
+     * {@code steadyWarmup} until throughput is steady, at most {@code spec.warmupSeconds()}), then
+     * the measured seconds; then asks the job to stop.
+     */
+    void sample(Process job, ExperimentSpec spec, boolean steadyWarmup, Path jobLog, List<RunResult.Second> seconds)
+            throws InterruptedException, JobFailure {
         MetricsScraper scraper = new MetricsScraper(spec.metricsHost(), spec.metricsPort());
         MetricsScraper.Snapshot previous = awaitFirstRecords(job, spec, scraper, jobLog);
         if (previous == null) {
             return; // a bounded run so short that it was over before the first sample
         }
-        int total = spec.warmupSeconds() + spec.durationSeconds();
-        out.printf(Locale.ROOT, "records flowing; %d s warm-up, then %d s measured%n", spec.warmupSeconds(), spec.durationSeconds());
-        if (spec.warmupSeconds() == 0 && !control(job, spec, scraper, "/measure")) {
+        int warmupEnd = steadyWarmup ? UNDECIDED : spec.warmupSeconds(); // the last second of the warm-up
+        out.printf(Locale.ROOT, "records flowing; %s warm-up, then %d s measured%n", steadyWarmup
+                ? "a steady (at most " + spec.warmupSeconds() + " s)" : spec.warmupSeconds() + " s", spec.durationSeconds());
+        if (warmupEnd == 0 && !control(job, spec, scraper, "/measure")) {
             return;
         }
         long start = previous.nanoTime();
-        for (int second = 1; second <= total; second++) {
+        for (int second = 1; warmupEnd == UNDECIDED || second <= warmupEnd + spec.durationSeconds(); second++) {
             long wait = start + second * SECOND - System.nanoTime();
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(wait);
@@ -196,23 +210,29 @@ final class ExperimentRunner {
             }
             double elapsed = (now.nanoTime() - previous.nanoTime()) / 1e9;
             double reads = now.reads() - previous.reads();
-            seconds.add(new RunResult.Second(second, second <= spec.warmupSeconds(),
+            seconds.add(new RunResult.Second(second, warmupEnd == UNDECIDED || second <= warmupEnd,
                     Math.round((now.records() - previous.records()) / elapsed), Math.round(reads / elapsed),
                     reads > 0 ? (now.readSeconds() - previous.readSeconds()) / reads * 1e6 : null,
                     Math.round(now.errors() - previous.errors())));
-            if (second == spec.warmupSeconds() && !control(job, spec, scraper, "/measure")) {
+            if (warmupEnd == UNDECIDED && (second >= spec.warmupSeconds() || Warmup.steady(seconds))) {
+                warmupEnd = second;
+                out.printf(Locale.ROOT, "  warm-up over after %d s (%s)%n", second,
+                        Warmup.steady(seconds) ? "throughput steady" : "not steady yet: the maximum is reached");
+            }
+            if (second == warmupEnd && !control(job, spec, scraper, "/measure")) {
                 return;
             }
-            if (second % PROGRESS_EVERY_SECONDS == 0 || second == total) {
+            if (second % PROGRESS_EVERY_SECONDS == 0 || (warmupEnd != UNDECIDED && second == warmupEnd + spec.durationSeconds())) {
                 RunResult.Second last = seconds.get(seconds.size() - 1);
-                out.printf(Locale.ROOT, "  [%3d/%d s] %,d records/s%s%n", second, total, last.records(),
+                out.printf(Locale.ROOT, "  [%3d/%s s] %,d records/s%s%n", second,
+                        warmupEnd == UNDECIDED ? "?" : Integer.toString(warmupEnd + spec.durationSeconds()), last.records(),
                         last.errors() > 0 ? ", " + last.errors() + " errors" : "");
             }
             previous = now;
         }
         if (spec.bounded()) {
             throw new JobFailure("the bounded run of " + spec.recordsPerGenerator() + " records per generator did not finish within "
-                    + total + " s (raise --duration)");
+                    + (warmupEnd + spec.durationSeconds()) + " s (raise --duration)");
         }
         control(job, spec, scraper, "/stop");
         if (!job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS)) {

@@ -75,7 +75,7 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
                 console.printf("%n== %s ==%n", pattern.cliName());
                 ExperimentSpec spec = base.withPattern(pattern).withDatabaseSettings(session.settings());
                 Path dir = Files.createDirectories(root.resolve(pattern.cliName()));
-                RunResult result = runner.run(spec, session, dir);
+                RunResult result = runner.run(spec, options.steadyWarmup(), session, dir);
                 console.println(RunCommand.summary(result, dir));
                 results.add(result);
             }

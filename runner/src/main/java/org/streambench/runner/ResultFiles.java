@@ -78,6 +78,7 @@ final class ResultFiles {
         json.put("status", r.status());
         json.put("error", r.error());
         json.put("startedAt", r.startedAt());
+        json.put("warmup", r.warmup());
         json.put("throughput", r.throughput() == null ? null
                 : ordered("mean", r.throughput().mean(), "stddev", r.throughput().stddev(), "unit", "records/s",
                         "trendPercent", Math.round(r.throughput().trendPercent() * 10) / 10.0, "trending", r.throughput().trending()));

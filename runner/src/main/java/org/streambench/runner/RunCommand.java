@@ -69,7 +69,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
             Files.createDirectories(dir);
             RunResult result;
             try {
-                result = runner.run(spec.withDatabaseSettings(session.settings()), session, dir);
+                result = runner.run(spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
             } catch (RuntimeException e) {
                 deleteIfEmpty(dir);
                 throw e;

@@ -7,7 +7,7 @@ import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.LatencyStats;
 
 /** Everything one run produced; written as result.json and per-second.csv. */
-record RunResult(ExperimentSpec spec, String status, String error, String startedAt,
+record RunResult(ExperimentSpec spec, Warmup warmup, String status, String error, String startedAt,
                  Throughput throughput, LatencyStats readLatencyMicros, List<Second> perSecond,
                  Verifier.Verification verification, JobReport report, Environment environment) {
 

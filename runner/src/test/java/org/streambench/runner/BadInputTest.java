@@ -67,6 +67,8 @@ class BadInputTest {
         "--db-setting|foo=bar|database postgresql has no setting 'foo'; its settings: url, user, password, table",
         "--db-setting|table=bad-name|postgresql: table name 'bad-name' must be a plain SQL identifier",
         "--db-password|secret|--db-user and --db-password go with --db-url",
+        "--warmup|steady:5s|--warmup steady:5s: the maximum must be at least 10 s",
+        "--warmup|steady:x|--warmup steady:MAX 'x' is not a duration",
     })
     void rejectsABadValue(String option, String value, String message) {
         assertRejected(message, option, value);

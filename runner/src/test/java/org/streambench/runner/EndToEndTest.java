@@ -179,6 +179,25 @@ class EndToEndTest {
         assertTrue(run.out().lines().filter(l -> l.startsWith("flink x mongodb")).allMatch(l -> l.contains("MONGODB EMULATOR")), run.out());
     }
 
+    /** --warmup steady: the measured window starts once throughput is steady (or at the maximum), and the result says which. */
+    @Test
+    void aSteadyWarmupEndsWhenThroughputIsSteady(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("run");
+        CliResult run = CliResult.bench("run", "--db", "noop", "--warmup", "steady:30s", "--duration", "3s",
+                "--metrics-port", "0", "--out", out.toString());
+        assertEquals(0, run.code(), run.toString());
+        Map<String, Object> result = ResultFiles.read(out);
+        Map<String, Object> warmup = map(result, "warmup");
+        assertEquals("steady", warmup.get("mode"));
+        int seconds = ((Number) warmup.get("seconds")).intValue();
+        assertTrue(seconds >= Warmup.WINDOW_SECONDS && seconds <= 30, warmup.toString());
+        assertTrue(Boolean.TRUE.equals(warmup.get("steady")) || seconds == 30, "it ended early only because it was steady: " + warmup);
+        List<Map<String, Object>> perSecond = list(result, "perSecond");
+        assertEquals(seconds + 3, perSecond.size(), "the warm-up seconds, then 3 measured");
+        assertEquals(3, perSecond.stream().filter(s -> Boolean.FALSE.equals(s.get("warmup"))).count());
+        assertTrue(run.out().contains("warm-up over after " + seconds + " s"), run.out());
+    }
+
     @Test
     void yamlSpecSuppliesOptionsAndTheCommandLineWins(@TempDir Path tmp) throws Exception {
         Path spec = tmp.resolve("experiment.yaml");

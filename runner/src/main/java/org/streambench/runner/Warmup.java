@@ -1,0 +1,41 @@
+package org.streambench.runner;
+
+import java.util.List;
+import org.streambench.operators.ExperimentSpec;
+
+/**
+ * How a run's warm-up ended: after a fixed number of seconds ({@code --warmup 30s}), or once the
+ * throughput was steady ({@code --warmup steady}, at most a maximum): over the last
+ * {@value #WINDOW_SECONDS} seconds a least-squares line changes by at most
+ * {@value #TOLERANCE_PERCENT} % of their mean.
+ *
+ * @param mode    "fixed" or "steady"
+ * @param seconds how long the warm-up took
+ * @param steady  for the steady mode, whether it ended steady (false: the maximum was reached first)
+ */
+record Warmup(String mode, int seconds, Boolean steady) {
+
+    static final int WINDOW_SECONDS = 10;
+    static final double TOLERANCE_PERCENT = 5;
+    static final int DEFAULT_MAX_SECONDS = 120;
+
+    static Warmup of(boolean steadyWarmup, ExperimentSpec spec, List<RunResult.Second> seconds) {
+        int warmup = (int) seconds.stream().filter(RunResult.Second::warmup).count();
+        if (!steadyWarmup) {
+            return new Warmup("fixed", Math.min(warmup, spec.warmupSeconds()), null);
+        }
+        return new Warmup("steady", warmup, steady(seconds.subList(0, warmup)));
+    }
+
+    /** Whether the last {@value #WINDOW_SECONDS} seconds of {@code seconds} are steady. */
+    static boolean steady(List<RunResult.Second> seconds) {
+        if (seconds.size() < WINDOW_SECONDS) {
+            return false;
+        }
+        List<RunResult.Second> window = seconds.subList(seconds.size() - WINDOW_SECONDS, seconds.size()).stream()
+                .map(s -> new RunResult.Second(s.second(), false, s.records(), s.reads(), s.readLatencyMeanMicros(), s.errors()))
+                .toList();
+        RunResult.Throughput throughput = RunResult.Throughput.of(window);
+        return throughput.mean() > 0 && Math.abs(throughput.trendPercent()) <= TOLERANCE_PERCENT;
+    }
+}
