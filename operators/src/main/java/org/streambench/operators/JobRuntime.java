@@ -32,7 +32,7 @@ public final class JobRuntime implements AutoCloseable {
     private final Map<Integer, AtomicLong> emittedByInstance = new ConcurrentHashMap<>();
     private final HttpServer server;
     private volatile boolean stopRequested;
-    private volatile Histogram measuredLatency;
+    private volatile OperatorMetrics.LatencyWindow measuredLatency;
     private volatile String failure;
     private volatile Consumer<String> onFailure = reason -> { };
 
@@ -118,9 +118,14 @@ public final class JobRuntime implements AutoCloseable {
         this.onFailure = handler;
     }
 
-    /** The reads between {@code /measure} and the stop request (or now, if none came yet). */
+    /** The successful reads between {@code /measure} and the stop request (or now, if none came yet). */
     public Histogram measuredLatency() {
-        Histogram measured = measuredLatency;
+        return measuredWindow().successful();
+    }
+
+    /** The reads between {@code /measure} and the stop request, by result (hit, miss, failed). */
+    public OperatorMetrics.LatencyWindow measuredWindow() {
+        OperatorMetrics.LatencyWindow measured = measuredLatency;
         return measured != null ? measured : metrics.takeLatencyWindow();
     }
 
@@ -196,7 +201,13 @@ public final class JobRuntime implements AutoCloseable {
         if (metrics.firstError() != null) {
             report.setProperty("firstError", metrics.firstError());
         }
-        LatencyStats.of(measuredLatency()).writeTo(report, "latency.");
+        OperatorMetrics.LatencyWindow window = measuredWindow();
+        LatencyStats.of(window.successful()).writeTo(report, "latency.");
+        window.byResult().forEach((result, histogram) -> {
+            if (histogram.getTotalCount() > 0) {
+                LatencyStats.of(histogram).writeTo(report, "latency." + result.label() + ".");
+            }
+        });
     }
 
     @Override

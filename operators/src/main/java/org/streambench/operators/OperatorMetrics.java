@@ -8,6 +8,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -25,8 +26,10 @@ public final class OperatorMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<Operation, Counter> processed = new EnumMap<>(Operation.class);
     private final Map<Operation, Counter> errors = new EnumMap<>(Operation.class);
-    private final Timer readLatency;
+    private final Map<ReadResult, Timer> readLatency = new EnumMap<>(ReadResult.class);
+    /** Successful reads (hits and misses): the read latency every result reports. */
     private final Recorder readLatencyWindow = new Recorder(3);
+    private final Map<ReadResult, Recorder> readLatencyWindowByResult = new EnumMap<>(ReadResult.class);
     private final AtomicReference<String> firstError = new AtomicReference<>();
     /** Held here because Micrometer keeps a function counter's state only weakly. */
     private final LongSupplier generatedRecords;
@@ -42,17 +45,35 @@ public final class OperatorMetrics {
             errors.put(op, Counter.builder("streambench.db.errors").description("failed database calls")
                     .tags(opTags).register(registry));
         }
-        readLatency = Timer.builder("streambench.read.latency").description("time of the database read call")
-                .tags(tags).publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofNanos(10_000)).maximumExpectedValue(Duration.ofSeconds(10))
-                .register(registry);
+        for (ReadResult result : ReadResult.values()) {
+            // failed reads get a metric of their own: they must not blend into the latency of reads that worked
+            String name = result == ReadResult.FAILED ? "streambench.read.failed.latency" : "streambench.read.latency";
+            readLatency.put(result, Timer.builder(name).description("time of the database read call, by its result")
+                    .tags(tags.and("result", result.label())).publishPercentileHistogram()
+                    .minimumExpectedValue(Duration.ofNanos(10_000)).maximumExpectedValue(Duration.ofSeconds(10))
+                    .register(registry));
+            readLatencyWindowByResult.put(result, new Recorder(3));
+        }
         FunctionCounter.builder("streambench.generated.records", generatedRecords, LongSupplier::getAsLong)
                 .description("records emitted by the generator operators").tags(tags).register(registry);
     }
 
-    public void recordRead(long nanos) {
-        readLatency.record(nanos, TimeUnit.NANOSECONDS);
-        readLatencyWindow.recordValue(Math.max(0, nanos));
+    /** What a read found: the key (hit), nothing (miss: a new key in the mixed pattern), or an error. */
+    public enum ReadResult {
+        HIT, MISS, FAILED;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public void recordRead(long nanos, ReadResult result) {
+        long value = Math.max(0, nanos);
+        readLatency.get(result).record(value, TimeUnit.NANOSECONDS);
+        readLatencyWindowByResult.get(result).recordValue(value);
+        if (result != ReadResult.FAILED) {
+            readLatencyWindow.recordValue(value);
+        }
     }
 
     public void processed(Operation op) {
@@ -81,11 +102,18 @@ public final class OperatorMetrics {
     /** Starts a new latency window (at the end of the warm-up). */
     public void resetLatencyWindow() {
         readLatencyWindow.reset();
+        readLatencyWindowByResult.values().forEach(Recorder::reset);
     }
 
-    /** The reads recorded since the last reset; also starts a new window. */
-    public Histogram takeLatencyWindow() {
-        return readLatencyWindow.getIntervalHistogram();
+    /** The reads recorded since the last reset, all successful ones and each result apart; also starts a new window. */
+    public LatencyWindow takeLatencyWindow() {
+        Map<ReadResult, Histogram> byResult = new EnumMap<>(ReadResult.class);
+        readLatencyWindowByResult.forEach((result, recorder) -> byResult.put(result, recorder.getIntervalHistogram()));
+        return new LatencyWindow(readLatencyWindow.getIntervalHistogram(), byResult);
+    }
+
+    /** Read latencies of one window: {@code successful} = hits and misses; {@code byResult} each result apart. */
+    public record LatencyWindow(Histogram successful, Map<ReadResult, Histogram> byResult) {
     }
 
     public String scrape() {

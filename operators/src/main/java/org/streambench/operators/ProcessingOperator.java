@@ -82,8 +82,14 @@ public final class ProcessingOperator implements AutoCloseable {
 
     private Optional<StoredRecord> timedRead(String id) {
         long start = System.nanoTime();
-        Optional<StoredRecord> found = database.read(id);
-        metrics.recordRead(System.nanoTime() - start);
+        Optional<StoredRecord> found;
+        try {
+            found = database.read(id);
+        } catch (RuntimeException e) {
+            metrics.recordRead(System.nanoTime() - start, OperatorMetrics.ReadResult.FAILED);
+            throw e;
+        }
+        metrics.recordRead(System.nanoTime() - start, found.isPresent() ? OperatorMetrics.ReadResult.HIT : OperatorMetrics.ReadResult.MISS);
         return found;
     }
 

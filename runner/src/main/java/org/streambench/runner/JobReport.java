@@ -5,15 +5,19 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.streambench.operators.LatencyStats;
 import org.streambench.operators.Operation;
+import org.streambench.operators.OperatorMetrics;
 
 /** What the job JVM reported when it ended (see {@code JobMain}). */
+/** {@code latencyByResult}: the read latency of hits, misses and failed reads, each apart (only those that occurred). */
 record JobReport(String status, String error, String engineVersion, Map<Integer, Long> emittedByInstance,
-                 Map<Operation, Long> processed, long errors, String firstError, LatencyStats latency) {
+                 Map<Operation, Long> processed, long errors, String firstError, LatencyStats latency,
+                 Map<String, LatencyStats> latencyByResult) {
 
     static JobReport read(Path file) throws IOException {
         Properties p = new Properties();
@@ -36,8 +40,15 @@ record JobReport(String status, String error, String engineVersion, Map<Integer,
             processed.put(op, Long.parseLong(p.getProperty("processed." + op.label(), "0")));
         }
         LatencyStats latency = p.getProperty("latency.count") == null ? null : LatencyStats.readFrom(p, "latency.");
+        Map<String, LatencyStats> byResult = new LinkedHashMap<>();
+        for (OperatorMetrics.ReadResult result : OperatorMetrics.ReadResult.values()) {
+            String prefix = "latency." + result.label() + ".";
+            if (p.getProperty(prefix + "count") != null) {
+                byResult.put(result.label(), LatencyStats.readFrom(p, prefix));
+            }
+        }
         return new JobReport(p.getProperty("status"), p.getProperty("error"), p.getProperty("engineVersion"), emitted,
-                processed, Long.parseLong(p.getProperty("errors", "0")), p.getProperty("firstError"), latency);
+                processed, Long.parseLong(p.getProperty("errors", "0")), p.getProperty("firstError"), latency, byResult);
     }
 
     long totalEmitted() {

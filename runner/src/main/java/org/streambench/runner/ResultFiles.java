@@ -83,6 +83,11 @@ final class ResultFiles {
                 : ordered("mean", r.throughput().mean(), "stddev", r.throughput().stddev(), "unit", "records/s",
                         "trendPercent", Math.round(r.throughput().trendPercent() * 10) / 10.0, "trending", r.throughput().trending()));
         json.put("readLatencyMicros", r.spec().pattern().reads() ? latency(r.readLatencyMicros()) : null);
+        Map<String, Object> byResult = new LinkedHashMap<>();
+        if (r.report() != null) {
+            r.report().latencyByResult().forEach((result, stats) -> byResult.put(result, latency(stats)));
+        }
+        json.put("readLatencyByResultMicros", r.spec().pattern().reads() ? byResult : null);
         json.put("perSecond", r.perSecond());
         json.put("counts", counts(r.report()));
         json.put("verification", r.verification());

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.LatencyStats;
 import org.streambench.runner.servers.LocalServers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -174,6 +175,11 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         if (s.pattern().reads() && r.readLatencyMicros() != null) {
             line.append(String.format(Locale.ROOT, ", read latency %.0f us (sd %.0f, p99 %d)",
                     r.readLatencyMicros().mean(), r.readLatencyMicros().stddev(), r.readLatencyMicros().p99()));
+            LatencyStats hits = r.report().latencyByResult().get("hit");
+            LatencyStats misses = r.report().latencyByResult().get("miss");
+            if (hits != null && misses != null) {
+                line.append(String.format(Locale.ROOT, " [hits %.0f us, misses %.0f us]", hits.mean(), misses.mean()));
+            }
         }
         Verifier.Verification v = r.verification();
         line.append(String.format(Locale.ROOT, ", verification %d checks, %d mismatches", v.checked(), v.mismatches()));

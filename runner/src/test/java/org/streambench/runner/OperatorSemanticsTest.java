@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.streambench.db.Database;
@@ -111,7 +113,27 @@ class OperatorSemanticsTest {
             assertEquals(RecordGenerator.prefill(1).plus(existing), db.read(existing.id()).orElseThrow().record());
             assertEquals(1, runtime.metrics().processedCount(Operation.INSERT));
             assertEquals(1, runtime.metrics().processedCount(Operation.UPDATE));
-            assertEquals(2, runtime.measuredLatency().getTotalCount(), "mixed reads before both paths");
+            OperatorMetrics.LatencyWindow window = runtime.measuredWindow(); // taking a window starts the next one
+            assertEquals(2, window.successful().getTotalCount(), "mixed reads before both paths");
+            Map<OperatorMetrics.ReadResult, Histogram> byResult = window.byResult();
+            assertEquals(1, byResult.get(OperatorMetrics.ReadResult.HIT).getTotalCount(), "the existing key, a hit");
+            assertEquals(1, byResult.get(OperatorMetrics.ReadResult.MISS).getTotalCount(), "the new key, a miss");
+            assertEquals(0, byResult.get(OperatorMetrics.ReadResult.FAILED).getTotalCount());
+        }
+    }
+
+    /** A read that fails is timed too, apart from the reads that worked, never dropped. */
+    @Test
+    void aFailedReadIsRecordedApart() throws IOException {
+        try (Database db = prepare("postgresql", Pattern.UPDATE, 100)) {
+            ProcessingOperator operator = ProcessingOperator.open();
+            operator.close(); // its connection is gone: the next read fails
+            operator.process(new SensorRecord(Keys.existing(1), 1, 1, 1, 1, 1, 1));
+            OperatorMetrics.LatencyWindow window = runtime.measuredWindow();
+            assertEquals(1, window.byResult().get(OperatorMetrics.ReadResult.FAILED).getTotalCount());
+            assertEquals(0, window.successful().getTotalCount(), "the read latency counts only reads that worked");
+            assertEquals(1, runtime.metrics().errorCount());
+            assertTrue(runtime.metrics().scrape().contains("streambench_read_failed_latency_seconds_count"), "exported apart");
         }
     }
 
