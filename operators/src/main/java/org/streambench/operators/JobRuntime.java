@@ -32,7 +32,7 @@ public final class JobRuntime implements AutoCloseable {
     private final Map<Integer, AtomicLong> emittedByInstance = new ConcurrentHashMap<>();
     private final HttpServer server;
     private volatile boolean stopRequested;
-    private volatile OperatorMetrics.LatencyWindow measuredLatency;
+    private volatile OperatorMetrics.LatencyWindow measuredWindow;
     private volatile String failure;
     private volatile Consumer<String> onFailure = reason -> { };
 
@@ -89,7 +89,7 @@ public final class JobRuntime implements AutoCloseable {
 
     public synchronized void requestStop() {
         if (!stopRequested) {
-            measuredLatency = metrics.takeLatencyWindow();
+            measuredWindow = metrics.takeLatencyWindow();
             stopRequested = true;
         }
     }
@@ -125,7 +125,7 @@ public final class JobRuntime implements AutoCloseable {
 
     /** The reads between {@code /measure} and the stop request, by result (hit, miss, failed). */
     public OperatorMetrics.LatencyWindow measuredWindow() {
-        OperatorMetrics.LatencyWindow measured = measuredLatency;
+        OperatorMetrics.LatencyWindow measured = measuredWindow;
         return measured != null ? measured : metrics.takeLatencyWindow();
     }
 

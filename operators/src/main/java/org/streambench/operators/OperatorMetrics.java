@@ -27,8 +27,7 @@ public final class OperatorMetrics {
     private final Map<Operation, Counter> processed = new EnumMap<>(Operation.class);
     private final Map<Operation, Counter> errors = new EnumMap<>(Operation.class);
     private final Map<ReadResult, Timer> readLatency = new EnumMap<>(ReadResult.class);
-    /** Successful reads (hits and misses): the read latency every result reports. */
-    private final Recorder readLatencyWindow = new Recorder(3);
+    /** One recorder per result, so a read is recorded once; the successful reads are hits and misses added up. */
     private final Map<ReadResult, Recorder> readLatencyWindowByResult = new EnumMap<>(ReadResult.class);
     private final AtomicReference<String> firstError = new AtomicReference<>();
     /** Held here because Micrometer keeps a function counter's state only weakly. */
@@ -71,9 +70,6 @@ public final class OperatorMetrics {
         long value = Math.max(0, nanos);
         readLatency.get(result).record(value, TimeUnit.NANOSECONDS);
         readLatencyWindowByResult.get(result).recordValue(value);
-        if (result != ReadResult.FAILED) {
-            readLatencyWindow.recordValue(value);
-        }
     }
 
     public void processed(Operation op) {
@@ -101,7 +97,6 @@ public final class OperatorMetrics {
 
     /** Starts a new latency window (at the end of the warm-up). */
     public void resetLatencyWindow() {
-        readLatencyWindow.reset();
         readLatencyWindowByResult.values().forEach(Recorder::reset);
     }
 
@@ -109,7 +104,9 @@ public final class OperatorMetrics {
     public LatencyWindow takeLatencyWindow() {
         Map<ReadResult, Histogram> byResult = new EnumMap<>(ReadResult.class);
         readLatencyWindowByResult.forEach((result, recorder) -> byResult.put(result, recorder.getIntervalHistogram()));
-        return new LatencyWindow(readLatencyWindow.getIntervalHistogram(), byResult);
+        Histogram successful = byResult.get(ReadResult.HIT).copy();
+        successful.add(byResult.get(ReadResult.MISS));
+        return new LatencyWindow(successful, byResult);
     }
 
     /** Read latencies of one window: {@code successful} = hits and misses; {@code byResult} each result apart. */
