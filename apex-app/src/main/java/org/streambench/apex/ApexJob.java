@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.streambench.generator.SensorRecord;
+import org.streambench.generator.TimedRecord;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.GeneratorInstance;
 import org.streambench.operators.JobMain;
@@ -90,7 +91,7 @@ public final class ApexJob {
     public static final class Generator extends BaseOperator implements InputOperator, Partitioner<Generator> {
         private static final int PER_CALL = 64;
 
-        public final transient DefaultOutputPort<SensorRecord> output = new DefaultOutputPort<>();
+        public final transient DefaultOutputPort<TimedRecord> output = new DefaultOutputPort<>();
         int instances = 1;
         int instance;
         long maxInFlight;
@@ -104,7 +105,7 @@ public final class ApexJob {
         @Override
         public void emitTuples() {
             for (int i = 0; i < PER_CALL; i++) {
-                SensorRecord record = generator.next();
+                TimedRecord record = generator.next();
                 if (record == null) {
                     return;
                 }
@@ -134,14 +135,14 @@ public final class ApexJob {
     public static final class Processing extends BaseOperator {
         private transient ProcessingOperator operator;
 
-        public final transient DefaultInputPort<SensorRecord> input = new DefaultInputPort<>() {
+        public final transient DefaultInputPort<TimedRecord> input = new DefaultInputPort<>() {
             @Override
-            public void process(SensorRecord record) {
+            public void process(TimedRecord record) {
                 operator.process(record);
             }
 
             @Override
-            public StreamCodec<SensorRecord> getStreamCodec() {
+            public StreamCodec<TimedRecord> getStreamCodec() {
                 return new RecordCodec();
             }
         };
@@ -160,19 +161,20 @@ public final class ApexJob {
     }
 
     /** Serializes records for the buffer server and routes them by id, so one key meets one partition. */
-    public static final class RecordCodec implements StreamCodec<SensorRecord>, Serializable {
+    public static final class RecordCodec implements StreamCodec<TimedRecord>, Serializable {
         @Override
         public Object fromByteArray(Slice fragment) {
             try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(fragment.buffer, fragment.offset, fragment.length))) {
-                return new SensorRecord(in.readUTF(), in.readInt(), in.readInt(), in.readInt(),
-                        in.readDouble(), in.readDouble(), in.readDouble());
+                return new TimedRecord(new SensorRecord(in.readUTF(), in.readInt(), in.readInt(), in.readInt(),
+                        in.readDouble(), in.readDouble(), in.readDouble()), in.readLong());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
 
         @Override
-        public Slice toByteArray(SensorRecord r) {
+        public Slice toByteArray(TimedRecord timed) {
+            SensorRecord r = timed.record();
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
             try (DataOutputStream out = new DataOutputStream(bytes)) {
                 out.writeUTF(r.id());
@@ -182,6 +184,7 @@ public final class ApexJob {
                 out.writeDouble(r.double1());
                 out.writeDouble(r.double2());
                 out.writeDouble(r.double3());
+                out.writeLong(timed.intendedEpochNanos());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -189,7 +192,7 @@ public final class ApexJob {
         }
 
         @Override
-        public int getPartition(SensorRecord record) {
+        public int getPartition(TimedRecord record) {
             return record.id().hashCode();
         }
     }

@@ -10,7 +10,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Collector;
-import org.streambench.generator.SensorRecord;
+import org.streambench.generator.TimedRecord;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.ProcessingOperator;
@@ -34,7 +34,7 @@ public final class FlinkJob {
         env.disableOperatorChaining();
         env.fromSource(new GeneratorSource(), WatermarkStrategy.noWatermarks(), "generator")
                 .setParallelism(spec.generatorParallelism())
-                .keyBy(SensorRecord::id)
+                .keyBy(TimedRecord::id)
                 .process(new Processing()).returns(Types.VOID).name("processing")
                 .setParallelism(spec.parallelism())
                 .sinkTo(new DiscardingSink<>()).setParallelism(spec.parallelism());
@@ -51,7 +51,7 @@ public final class FlinkJob {
         return config;
     }
 
-    static final class Processing extends KeyedProcessFunction<String, SensorRecord, Void> {
+    static final class Processing extends KeyedProcessFunction<String, TimedRecord, Void> {
         private transient ProcessingOperator operator;
 
         @Override
@@ -60,7 +60,7 @@ public final class FlinkJob {
         }
 
         @Override
-        public void processElement(SensorRecord record, Context context, Collector<Void> out) {
+        public void processElement(TimedRecord record, Context context, Collector<Void> out) {
             operator.process(record);
         }
 

@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.function.ToIntFunction;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -19,15 +20,17 @@ import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.streambench.generator.SensorRecord;
+import org.streambench.generator.TimedRecord;
 import org.streambench.operators.GeneratorInstance;
 
 /**
  * The generator as a Flink source (new Source API): one split per parallel reader, split i is
  * generator instance i. A reader emits until the runner stops the job, then ends its input,
  * so Flink drains every emitted record through the processing operator before the job ends.
+ * A throttled reader never blocks the task's mailbox thread while it waits for the next record
+ * to be due: it reports nothing available, with a future completed when the record is due.
  */
-final class GeneratorSource implements Source<SensorRecord, GeneratorSource.InstanceSplit, Integer> {
+final class GeneratorSource implements Source<TimedRecord, GeneratorSource.InstanceSplit, Integer> {
 
     /** Records emitted per poll before the reader yields to Flink's mailbox. */
     private static final int BATCH = 64;
@@ -65,7 +68,7 @@ final class GeneratorSource implements Source<SensorRecord, GeneratorSource.Inst
     }
 
     @Override
-    public SourceReader<SensorRecord, InstanceSplit> createReader(SourceReaderContext context) {
+    public SourceReader<TimedRecord, InstanceSplit> createReader(SourceReaderContext context) {
         return new Reader();
     }
 
@@ -104,8 +107,9 @@ final class GeneratorSource implements Source<SensorRecord, GeneratorSource.Inst
         }
     }
 
-    private static final class Reader implements SourceReader<SensorRecord, InstanceSplit> {
+    private static final class Reader implements SourceReader<TimedRecord, InstanceSplit> {
         private final CompletableFuture<Void> assigned = new CompletableFuture<>();
+        private CompletableFuture<Void> available = assigned;
         private GeneratorInstance generator;
         private InstanceSplit split;
 
@@ -114,12 +118,19 @@ final class GeneratorSource implements Source<SensorRecord, GeneratorSource.Inst
         }
 
         @Override
-        public InputStatus pollNext(ReaderOutput<SensorRecord> output) {
+        public InputStatus pollNext(ReaderOutput<TimedRecord> output) {
             if (generator == null) {
                 return InputStatus.NOTHING_AVAILABLE;
             }
             for (int i = 0; i < BATCH; i++) {
-                SensorRecord record = generator.next();
+                long wait = generator.nanosUntilDue();
+                if (wait > 0) {
+                    CompletableFuture<Void> due = new CompletableFuture<>();
+                    CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS).execute(() -> due.complete(null));
+                    available = due;
+                    return InputStatus.NOTHING_AVAILABLE;
+                }
+                TimedRecord record = generator.next();
                 if (record == null) {
                     return InputStatus.END_OF_INPUT;
                 }
@@ -135,7 +146,7 @@ final class GeneratorSource implements Source<SensorRecord, GeneratorSource.Inst
 
         @Override
         public CompletableFuture<Void> isAvailable() {
-            return assigned;
+            return available;
         }
 
         @Override

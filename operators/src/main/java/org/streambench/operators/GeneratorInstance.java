@@ -2,14 +2,17 @@ package org.streambench.operators;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.streambench.generator.EpochClock;
 import org.streambench.generator.RateLimiter;
 import org.streambench.generator.RecordGenerator;
-import org.streambench.generator.SensorRecord;
+import org.streambench.generator.TimedRecord;
 
 /**
  * One parallel instance of the generator operator, as every engine's source wraps it: emits
  * records at its share of the configured rate until the runner asks the job to stop, and counts
- * what it emitted so the run can be replayed for verification.
+ * what it emitted so the run can be replayed for verification. Every record carries the time the
+ * rate schedule intended it for; how late it was actually emitted is recorded as the generator's
+ * delay (on an unthrottled run both are the same instant).
  */
 public final class GeneratorInstance {
 
@@ -20,6 +23,7 @@ public final class GeneratorInstance {
     private final JobRuntime runtime;
     private final RecordGenerator generator;
     private final RateLimiter limiter;
+    private final OperatorMetrics metrics;
     private final AtomicLong emitted;
     private final long limit;
     private final long maxInFlight;
@@ -39,14 +43,23 @@ public final class GeneratorInstance {
         ExperimentSpec spec = runtime.spec();
         this.generator = new RecordGenerator(spec.seed(), spec.pattern(), spec.keys(), spec.runToken(), instance);
         this.limiter = new RateLimiter(spec.rate() / spec.generatorParallelism());
+        this.metrics = runtime.metrics();
         this.emitted = runtime.emittedCounter(instance);
         this.sequence = emitted.get();
         this.limit = spec.bounded() ? spec.recordsPerGenerator() : Long.MAX_VALUE;
         this.maxInFlight = maxInFlight;
     }
 
-    /** The next record, paced by the configured rate; {@code null} once the job is stopping or a bounded run is complete. */
-    public SensorRecord next() {
+    /**
+     * How long until the next record is due by the rate schedule; 0 or less when it is due now.
+     * Sources that must not block (Flink's) wait this long before calling {@link #next()}.
+     */
+    public long nanosUntilDue() {
+        return limiter.nanosUntilDue();
+    }
+
+    /** The next record, paced by the configured rate (blocks until it is due); {@code null} once the job is stopping or a bounded run is complete. */
+    public TimedRecord next() {
         if (runtime.stopRequested() || sequence >= limit) {
             return null;
         }
@@ -58,8 +71,9 @@ public final class GeneratorInstance {
                 LockSupport.parkNanos(CREDIT_WAIT_NANOS);
             }
         }
-        limiter.acquire();
-        SensorRecord record = generator.record(sequence++);
+        long intended = limiter.acquire();
+        TimedRecord record = new TimedRecord(generator.record(sequence++), intended);
+        metrics.recordGeneratorDelay(EpochClock.nowNanos() - intended);
         emitted.set(sequence);
         return record;
     }

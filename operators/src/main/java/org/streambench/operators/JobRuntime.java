@@ -189,7 +189,7 @@ public final class JobRuntime implements AutoCloseable {
         return true;
     }
 
-    /** Writes what the runner verifies: emitted records per generator, processed records, errors, latency. */
+    /** Writes what the runner verifies: emitted records per generator, processed records, errors, latencies. */
     public void describe(Properties report) {
         Map<Integer, Long> emitted = emittedByInstance();
         report.setProperty("generator.instances", Integer.toString(emitted.size()));
@@ -208,6 +208,8 @@ public final class JobRuntime implements AutoCloseable {
                 LatencyStats.of(histogram).writeTo(report, "latency." + result.label() + ".");
             }
         });
+        LatencyStats.of(window.endToEnd()).writeTo(report, "endToEnd.");
+        LatencyStats.of(window.generatorDelay()).writeTo(report, "generatorDelay.");
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.streambench.operators;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -15,11 +16,15 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
+import org.streambench.generator.EpochClock;
 
 /**
  * All counting and timing of a job JVM, in one place: processed records and database errors by
- * operation, and the read latency (Micrometer for Prometheus, HdrHistogram for exact statistics
- * over the measurement window). Labels: engine, database, pattern, blob_bytes, operation.
+ * operation, the read latency, the end-to-end latency (from the time the rate schedule intended a
+ * record for to the end of its processing) and the generator's delay behind its schedule
+ * (Micrometer for Prometheus, HdrHistogram for exact statistics over the measurement window).
+ * Labels: engine, database, pattern, blob_bytes, operation. The endpoint also shows the job's own
+ * clock, so the runner takes each sample's time where the counters are.
  */
 public final class OperatorMetrics {
 
@@ -29,6 +34,10 @@ public final class OperatorMetrics {
     private final Map<ReadResult, Timer> readLatency = new EnumMap<>(ReadResult.class);
     /** One recorder per result, so a read is recorded once; the successful reads are hits and misses added up. */
     private final Map<ReadResult, Recorder> readLatencyWindowByResult = new EnumMap<>(ReadResult.class);
+    private final Timer endToEndLatency;
+    private final Recorder endToEndWindow = new Recorder(3);
+    private final Timer generatorDelay;
+    private final Recorder generatorDelayWindow = new Recorder(3);
     private final AtomicReference<String> firstError = new AtomicReference<>();
     /** Held here because Micrometer keeps a function counter's state only weakly. */
     private final LongSupplier generatedRecords;
@@ -53,6 +62,15 @@ public final class OperatorMetrics {
                     .register(registry));
             readLatencyWindowByResult.put(result, new Recorder(3));
         }
+        endToEndLatency = Timer.builder("streambench.e2e.latency")
+                .description("from the time the rate schedule intended a record for to the end of its processing")
+                .tags(tags).publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(10_000)).maximumExpectedValue(Duration.ofSeconds(60)).register(registry);
+        generatorDelay = Timer.builder("streambench.generator.delay")
+                .description("how late the generator emitted a record, measured from its time in the rate schedule")
+                .tags(tags).register(registry);
+        Gauge.builder("streambench.job.clock", () -> EpochClock.nowNanos() / 1e9).baseUnit("seconds")
+                .description("the job's clock (epoch) when the metrics were read").register(registry);
         FunctionCounter.builder("streambench.generated.records", generatedRecords, LongSupplier::getAsLong)
                 .description("records emitted by the generator operators").tags(tags).register(registry);
     }
@@ -72,8 +90,18 @@ public final class OperatorMetrics {
         readLatencyWindowByResult.get(result).recordValue(value);
     }
 
-    public void processed(Operation op) {
+    /** A record whose processing ended now; {@code intendedEpochNanos}: when its generator's schedule intended it for. */
+    public void processed(Operation op, long intendedEpochNanos) {
         processed.get(op).increment();
+        long value = Math.max(0, EpochClock.nowNanos() - intendedEpochNanos);
+        endToEndLatency.record(value, TimeUnit.NANOSECONDS);
+        endToEndWindow.recordValue(value);
+    }
+
+    void recordGeneratorDelay(long nanos) {
+        long value = Math.max(0, nanos);
+        generatorDelay.record(value, TimeUnit.NANOSECONDS);
+        generatorDelayWindow.recordValue(value);
     }
 
     public void error(Operation op, RuntimeException e) {
@@ -98,19 +126,24 @@ public final class OperatorMetrics {
     /** Starts a new latency window (at the end of the warm-up). */
     public void resetLatencyWindow() {
         readLatencyWindowByResult.values().forEach(Recorder::reset);
+        endToEndWindow.reset();
+        generatorDelayWindow.reset();
     }
 
-    /** The reads recorded since the last reset, all successful ones and each result apart; also starts a new window. */
+    /** The latencies recorded since the last reset; also starts a new window. */
     public LatencyWindow takeLatencyWindow() {
         Map<ReadResult, Histogram> byResult = new EnumMap<>(ReadResult.class);
         readLatencyWindowByResult.forEach((result, recorder) -> byResult.put(result, recorder.getIntervalHistogram()));
         Histogram successful = byResult.get(ReadResult.HIT).copy();
         successful.add(byResult.get(ReadResult.MISS));
-        return new LatencyWindow(successful, byResult);
+        return new LatencyWindow(successful, byResult, endToEndWindow.getIntervalHistogram(), generatorDelayWindow.getIntervalHistogram());
     }
 
-    /** Read latencies of one window: {@code successful} = hits and misses; {@code byResult} each result apart. */
-    public record LatencyWindow(Histogram successful, Map<ReadResult, Histogram> byResult) {
+    /**
+     * The latencies of one window: {@code successful} reads = hits and misses; {@code byResult} each
+     * read result apart; {@code endToEnd} of every processed record; {@code generatorDelay} of every emitted record.
+     */
+    public record LatencyWindow(Histogram successful, Map<ReadResult, Histogram> byResult, Histogram endToEnd, Histogram generatorDelay) {
     }
 
     public String scrape() {

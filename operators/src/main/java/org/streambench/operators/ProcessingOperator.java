@@ -7,6 +7,7 @@ import org.streambench.db.Databases;
 import org.streambench.db.StoredRecord;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.SensorRecord;
+import org.streambench.generator.TimedRecord;
 
 /**
  * The processing operator, identical on every engine. For each record:
@@ -16,7 +17,7 @@ import org.streambench.generator.SensorRecord;
  * <li>update: read the entry, add the new values field by field, write the sum back;</li>
  * <li>mixed: read; if found add and update, else insert.</li>
  * </ul>
- * Each read is timed here, never inside a connector. A failed call is counted and reported, and
+ * Each read is timed here, never inside a connector, and so is each record's end-to-end latency. A failed call is counted and reported, and
  * it ends the run ({@link JobRuntime#fail}): the run has failed anyway, and a database that stopped
  * answering must not be hammered with calls that cannot succeed.
  */
@@ -43,6 +44,7 @@ public final class ProcessingOperator implements AutoCloseable {
         Database database;
         try {
             database = Databases.open(spec.database(), spec.settings());
+            database.prepareStatements();
         } catch (RuntimeException e) {
             // a setup failure ends the job at once, instead of an engine restarting the operator forever
             runtime.fail("the processing operator could not open the " + spec.database() + " connector: " + e.getMessage());
@@ -51,26 +53,28 @@ public final class ProcessingOperator implements AutoCloseable {
         return new ProcessingOperator(spec.pattern(), database, Blob.of(spec), runtime.metrics(), runtime::fail);
     }
 
-    public void process(SensorRecord record) {
+    public void process(TimedRecord timed) {
+        SensorRecord record = timed.record();
+        long intended = timed.intendedEpochNanos();
         Operation op = pattern == Pattern.INSERT ? Operation.INSERT : Operation.READ;
         try {
             if (op == Operation.INSERT) {
                 database.insert(record, blob);
-                metrics.processed(op);
+                metrics.processed(op, intended);
                 return;
             }
             Optional<StoredRecord> previous = timedRead(record.id());
             if (pattern == Pattern.READ) {
                 require(previous, record);
-                metrics.processed(op);
+                metrics.processed(op, intended);
             } else if (previous.isPresent()) {
                 op = Operation.UPDATE;
                 database.update(previous.get().record().plus(record), blob);
-                metrics.processed(op);
+                metrics.processed(op, intended);
             } else if (pattern == Pattern.MIXED) {
                 op = Operation.INSERT;
                 database.insert(record, blob);
-                metrics.processed(op);
+                metrics.processed(op, intended);
             } else {
                 require(previous, record);
             }

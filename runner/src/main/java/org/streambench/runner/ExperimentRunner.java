@@ -127,7 +127,7 @@ final class ExperimentRunner {
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 InetAddress.getLocalHost().getHostName(), ExperimentRunner.class.getPackage().getImplementationVersion());
         RunResult result = new RunResult(spec, Warmup.of(steadyWarmup, spec, seconds), error == null ? "ok" : "failed", error, startedAt,
-                RunResult.Throughput.of(seconds), report == null ? null : report.latency(), seconds, verification, report, environment);
+                RunResult.Throughput.of(seconds), RunResult.Rate.of(spec.rate(), seconds), report == null ? null : report.latency(), seconds, verification, report, environment);
         ResultFiles.write(result, dir);
         return result;
     }
@@ -208,10 +208,10 @@ final class ExperimentRunner {
             if (now == null) {
                 return;
             }
-            double elapsed = (now.nanoTime() - previous.nanoTime()) / 1e9;
             double reads = now.reads() - previous.reads();
-            seconds.add(new RunResult.Second(second, warmupEnd == UNDECIDED || second <= warmupEnd,
-                    Math.round((now.records() - previous.records()) / elapsed), Math.round(reads / elapsed),
+            seconds.add(new RunResult.Second(second, now.jobEpochNanos() / 1_000_000, now.secondsSince(previous),
+                    warmupEnd == UNDECIDED || second <= warmupEnd, Math.round(now.records() - previous.records()),
+                    Math.round(now.generated() - previous.generated()), Math.round(reads),
                     reads > 0 ? (now.readSeconds() - previous.readSeconds()) / reads * 1e6 : null,
                     Math.round(now.errors() - previous.errors())));
             if (warmupEnd == UNDECIDED && (second >= spec.warmupSeconds() || Warmup.steady(seconds))) {
@@ -225,7 +225,7 @@ final class ExperimentRunner {
             if (second % PROGRESS_EVERY_SECONDS == 0 || (warmupEnd != UNDECIDED && second == warmupEnd + spec.durationSeconds())) {
                 RunResult.Second last = seconds.get(seconds.size() - 1);
                 out.printf(Locale.ROOT, "  [%3d/%s s] %,d records/s%s%n", second,
-                        warmupEnd == UNDECIDED ? "?" : Integer.toString(warmupEnd + spec.durationSeconds()), last.records(),
+                        warmupEnd == UNDECIDED ? "?" : Integer.toString(warmupEnd + spec.durationSeconds()), Math.round(last.recordsPerSecond()),
                         last.errors() > 0 ? ", " + last.errors() + " errors" : "");
             }
             previous = now;

@@ -13,11 +13,15 @@ import org.streambench.operators.LatencyStats;
 import org.streambench.operators.Operation;
 import org.streambench.operators.OperatorMetrics;
 
-/** What the job JVM reported when it ended (see {@code JobMain}). */
-/** {@code latencyByResult}: the read latency of hits, misses and failed reads, each apart (only those that occurred). */
+/**
+ * What the job JVM reported when it ended (see {@code JobMain}). Latencies are over the measured
+ * window: {@code latency} of the successful reads; {@code latencyByResult} of hits, misses and failed
+ * reads, each apart (only those that occurred); {@code endToEnd} from each record's intended emit
+ * time to the end of its processing; {@code generatorDelay} how late the generators emitted.
+ */
 record JobReport(String status, String error, String engineVersion, Map<Integer, Long> emittedByInstance,
                  Map<Operation, Long> processed, long errors, String firstError, LatencyStats latency,
-                 Map<String, LatencyStats> latencyByResult) {
+                 Map<String, LatencyStats> latencyByResult, LatencyStats endToEnd, LatencyStats generatorDelay) {
 
     static JobReport read(Path file) throws IOException {
         Properties p = new Properties();
@@ -39,7 +43,7 @@ record JobReport(String status, String error, String engineVersion, Map<Integer,
         for (Operation op : Operation.values()) {
             processed.put(op, Long.parseLong(p.getProperty("processed." + op.label(), "0")));
         }
-        LatencyStats latency = p.getProperty("latency.count") == null ? null : LatencyStats.readFrom(p, "latency.");
+        LatencyStats latency = stats(p, "latency.");
         Map<String, LatencyStats> byResult = new LinkedHashMap<>();
         for (OperatorMetrics.ReadResult result : OperatorMetrics.ReadResult.values()) {
             String prefix = "latency." + result.label() + ".";
@@ -48,7 +52,12 @@ record JobReport(String status, String error, String engineVersion, Map<Integer,
             }
         }
         return new JobReport(p.getProperty("status"), p.getProperty("error"), p.getProperty("engineVersion"), emitted,
-                processed, Long.parseLong(p.getProperty("errors", "0")), p.getProperty("firstError"), latency, byResult);
+                processed, Long.parseLong(p.getProperty("errors", "0")), p.getProperty("firstError"), latency, byResult,
+                stats(p, "endToEnd."), stats(p, "generatorDelay."));
+    }
+
+    private static LatencyStats stats(Properties p, String prefix) {
+        return p.getProperty(prefix + "count") == null ? null : LatencyStats.readFrom(p, prefix);
     }
 
     long totalEmitted() {

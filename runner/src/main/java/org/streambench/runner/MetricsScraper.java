@@ -10,8 +10,17 @@ import java.time.Duration;
 /** Reads the job's Prometheus endpoint and sums the streambench counters over their labels. */
 final class MetricsScraper {
 
-    /** Cumulative counters at one instant. */
-    record Snapshot(long nanoTime, double records, double reads, double readSeconds, double errors, double generated) {
+    /**
+     * Cumulative counters at one instant: {@code nanoTime} on the runner's clock when the answer
+     * came; {@code jobEpochNanos} on the job's clock when it read the counters (0 if the job does not show it).
+     */
+    record Snapshot(long nanoTime, long jobEpochNanos, double records, double reads, double readSeconds, double errors, double generated) {
+
+        /** The seconds between {@code earlier} and this snapshot, on the job's clock where both have it. */
+        double secondsSince(Snapshot earlier) {
+            return jobEpochNanos > 0 && earlier.jobEpochNanos > 0
+                    ? (jobEpochNanos - earlier.jobEpochNanos) / 1e9 : (nanoTime - earlier.nanoTime) / 1e9;
+        }
     }
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -46,6 +55,7 @@ final class MetricsScraper {
         double readSeconds = 0;
         double errors = 0;
         double generated = 0;
+        double jobClockSeconds = 0;
         for (String line : text.split("\n")) {
             if (line.isEmpty() || line.charAt(0) == '#') {
                 continue;
@@ -63,10 +73,11 @@ final class MetricsScraper {
                 case "streambench_read_latency_seconds_sum" -> readSeconds += value;
                 case "streambench_db_errors_total" -> errors += value;
                 case "streambench_generated_records_total" -> generated += value;
+                case "streambench_job_clock_seconds" -> jobClockSeconds = value;
                 default -> {
                 }
             }
         }
-        return new Snapshot(nanoTime, records, reads, readSeconds, errors, generated);
+        return new Snapshot(nanoTime, Math.round(jobClockSeconds * 1e9), records, reads, readSeconds, errors, generated);
     }
 }

@@ -39,10 +39,11 @@ final class ResultFiles {
             }
             Path csvTmp = dir.resolve(PER_SECOND + ".tmp");
             try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvTmp))) {
-                csv.println("second,warmup,records,reads,readLatencyMeanMicros,errors");
+                csv.println("second,epochMillis,intervalSeconds,warmup,records,generated,reads,readLatencyMeanMicros,errors");
                 for (RunResult.Second s : result.perSecond()) {
                     String latency = s.readLatencyMeanMicros() == null ? "" : String.format(Locale.ROOT, "%.1f", s.readLatencyMeanMicros());
-                    csv.printf(Locale.ROOT, "%d,%b,%d,%d,%s,%d%n", s.second(), s.warmup(), s.records(), s.reads(), latency, s.errors());
+                    csv.printf(Locale.ROOT, "%d,%d,%.6f,%b,%d,%d,%d,%s,%d%n", s.second(), s.epochMillis(), s.intervalSeconds(), s.warmup(),
+                            s.records(), s.generated(), s.reads(), latency, s.errors());
                 }
             }
             Files.move(csvTmp, dir.resolve(PER_SECOND), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -82,12 +83,17 @@ final class ResultFiles {
         json.put("throughput", r.throughput() == null ? null
                 : ordered("mean", r.throughput().mean(), "stddev", r.throughput().stddev(), "unit", "records/s",
                         "trendPercent", Math.round(r.throughput().trendPercent() * 10) / 10.0, "trending", r.throughput().trending()));
+        json.put("rate", r.rate() == null ? null : ordered("target", r.rate().target(), "unit", "records/s",
+                "generated", Math.round(r.rate().generated() * 10) / 10.0, "processed", Math.round(r.rate().processed() * 10) / 10.0,
+                "behind", r.rate().behind()));
         json.put("readLatencyMicros", r.spec().pattern().reads() ? latency(r.readLatencyMicros()) : null);
         Map<String, Object> byResult = new LinkedHashMap<>();
         if (r.report() != null) {
             r.report().latencyByResult().forEach((result, stats) -> byResult.put(result, latency(stats)));
         }
         json.put("readLatencyByResultMicros", r.spec().pattern().reads() ? byResult : null);
+        json.put("endToEndLatencyMicros", r.report() == null ? null : latency(r.report().endToEnd()));
+        json.put("generatorDelayMicros", r.report() == null ? null : latency(r.report().generatorDelay()));
         json.put("perSecond", r.perSecond());
         json.put("counts", counts(r.report()));
         json.put("verification", r.verification());

@@ -172,6 +172,10 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
             line.append(String.format(Locale.ROOT, " NOT STEADY: %s %.0f %% over the measured window",
                     r.throughput().trendPercent() > 0 ? "rose" : "fell", Math.abs(r.throughput().trendPercent())));
         }
+        if (r.rate() != null && r.rate().behind()) {
+            line.append(String.format(Locale.ROOT, " BEHIND TARGET RATE of %,.0f/s: %,.0f/s generated, %,.0f/s processed",
+                    r.rate().target(), r.rate().generated(), r.rate().processed()));
+        }
         if (s.pattern().reads() && r.readLatencyMicros() != null) {
             line.append(String.format(Locale.ROOT, ", read latency %.0f us (sd %.0f, p99 %d)",
                     r.readLatencyMicros().mean(), r.readLatencyMicros().stddev(), r.readLatencyMicros().p99()));

@@ -8,15 +8,60 @@ import org.streambench.operators.LatencyStats;
 
 /** Everything one run produced; written as result.json and per-second.csv. */
 record RunResult(ExperimentSpec spec, Warmup warmup, String status, String error, String startedAt,
-                 Throughput throughput, LatencyStats readLatencyMicros, List<Second> perSecond,
+                 Throughput throughput, Rate rate, LatencyStats readLatencyMicros, List<Second> perSecond,
                  Verifier.Verification verification, JobReport report, Environment environment) {
 
-    /** {@code readLatencyMeanMicros} is null in a second without reads. */
-    record Second(int second, boolean warmup, long records, long reads, Double readLatencyMeanMicros, long errors) {
+    /**
+     * One sample interval (about a second): what happened between the previous sample and this one.
+     * {@code epochMillis}: the job's clock when it read the counters that end the interval;
+     * {@code intervalSeconds}: the interval's length on that clock; {@code records} (processed),
+     * {@code generated}, {@code reads}, {@code errors}: exact counts in the interval, so the rows of a
+     * run add up to its counters; {@code readLatencyMeanMicros} is null in an interval without reads.
+     */
+    record Second(int second, long epochMillis, double intervalSeconds, boolean warmup, long records, long generated, long reads,
+                  Double readLatencyMeanMicros, long errors) {
+
+        /** A one-second interval of {@code records} processed and generated, without reads or a clock (for tests). */
+        static Second of(int second, boolean warmup, long records) {
+            return new Second(second, 0, 1.0, warmup, records, records, 0, null, 0);
+        }
+
+        /** Processed records per second in this interval. */
+        double recordsPerSecond() {
+            return intervalSeconds > 0 ? records / intervalSeconds : 0;
+        }
     }
 
     /**
-     * Throughput over the measured seconds. {@code trendPercent}: how much a least-squares line
+     * A throttled run's rate over the measured window: {@code target} (--rate), {@code generated}
+     * (records the generators emitted per second), {@code processed} (records processed per second),
+     * and whether the run fell more than {@value #BEHIND_TOLERANCE_PERCENT} % behind its target in
+     * either (an engine may buffer what it cannot process yet, so the generators alone can look on time).
+     * Null on an unthrottled run.
+     */
+    record Rate(double target, double generated, double processed, boolean behind) {
+
+        static final double BEHIND_TOLERANCE_PERCENT = 1;
+
+        static Rate of(double target, List<Second> seconds) {
+            if (target <= 0) {
+                return null;
+            }
+            List<Second> window = seconds.stream().filter(s -> !s.warmup()).toList();
+            double time = window.stream().mapToDouble(Second::intervalSeconds).sum();
+            if (time <= 0) {
+                return new Rate(target, 0, 0, true);
+            }
+            double generated = window.stream().mapToLong(Second::generated).sum() / time;
+            double processed = window.stream().mapToLong(Second::records).sum() / time;
+            double least = target * (1 - BEHIND_TOLERANCE_PERCENT / 100);
+            return new Rate(target, generated, processed, generated < least || processed < least);
+        }
+    }
+
+    /**
+     * Throughput over the measured seconds: {@code mean} = processed records / measured time;
+     * {@code stddev} over the per-second rates. {@code trendPercent}: how much a least-squares line
      * through the measured samples rises (or falls) from the window's first to its last second,
      * relative to the mean; {@code trending}: that change is larger than {@value #TREND_TOLERANCE_PERCENT} %
      * and the slope is significant (|t| > {@value #TREND_MIN_T}), i.e. the window was not steady yet
@@ -28,12 +73,14 @@ record RunResult(ExperimentSpec spec, Warmup warmup, String status, String error
         static final double TREND_MIN_T = 3;
 
         static Throughput of(List<Second> seconds) {
-            double[] measured = seconds.stream().filter(s -> !s.warmup()).mapToDouble(Second::records).toArray();
+            List<Second> window = seconds.stream().filter(s -> !s.warmup()).toList();
+            double[] measured = window.stream().mapToDouble(Second::recordsPerSecond).toArray();
             int n = measured.length;
-            if (n == 0) {
+            double time = window.stream().mapToDouble(Second::intervalSeconds).sum();
+            if (n == 0 || time <= 0) {
                 return new Throughput(0, 0, 0, false);
             }
-            double mean = Arrays.stream(measured).average().orElse(0);
+            double mean = window.stream().mapToLong(Second::records).sum() / time;
             double squares = Arrays.stream(measured).map(v -> (v - mean) * (v - mean)).sum();
             double stddev = n > 1 ? Math.sqrt(squares / (n - 1)) : 0;
             if (n < 3 || mean <= 0) {

@@ -3,6 +3,7 @@ package org.streambench.runner;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.streambench.runner.TimedRecords.timed;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -67,7 +68,7 @@ class JobEndpointClosingTest {
         port = TestServers.freePort();
         runtime = JobRuntime.start(spec(bounded));
         try (ProcessingOperator operator = ProcessingOperator.open()) {
-            operator.process(new SensorRecord(Keys.fresh(1, 0, 0), 1, 2, 3, 1.0, 2.0, 3.0));
+            operator.process(timed(new SensorRecord(Keys.fresh(1, 0, 0), 1, 2, 3, 1.0, 2.0, 3.0)));
         }
         job = new ProcessBuilder("sleep", "3.5").start();
         background.schedule(this::closeEndpoint, 1500, TimeUnit.MILLISECONDS);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.streambench.runner.TimedRecords.timed;
 
 import java.io.IOException;
 import java.util.Map;
@@ -58,8 +59,8 @@ class OperatorSemanticsTest {
         try (Database db = prepare(database, Pattern.INSERT, 100_000); ProcessingOperator operator = ProcessingOperator.open()) {
             SensorRecord first = new SensorRecord(Keys.fresh(3, 0, 0), 1, 2, 3, 0.25, -1.5, 9.75);
             SensorRecord second = new SensorRecord(Keys.fresh(3, 0, 1), 4, 5, 6, 1.0, 2.0, 3.0);
-            operator.process(first);
-            operator.process(second);
+            operator.process(timed(first));
+            operator.process(timed(second));
             assertEquals(2, db.countRows());
             StoredRecord stored = db.read(first.id()).orElseThrow();
             assertEquals(first, stored.record());
@@ -75,8 +76,8 @@ class OperatorSemanticsTest {
     void updateReadsAddsFieldByFieldAndWritesBack(String database) throws IOException {
         try (Database db = prepare(database, Pattern.UPDATE, 10_000); ProcessingOperator operator = ProcessingOperator.open()) {
             SensorRecord delta = new SensorRecord(Keys.existing(5), 10, 20, 30, 0.5, 0.25, -0.125);
-            operator.process(delta);
-            operator.process(delta);
+            operator.process(timed(delta));
+            operator.process(timed(delta));
             SensorRecord expected = RecordGenerator.prefill(5).plus(delta).plus(delta);
             StoredRecord stored = db.read(Keys.existing(5)).orElseThrow();
             assertEquals(expected, stored.record());
@@ -92,7 +93,7 @@ class OperatorSemanticsTest {
     @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void readOnlyReadsAndChangesNothing(String database) throws IOException {
         try (Database db = prepare(database, Pattern.READ, 1); ProcessingOperator operator = ProcessingOperator.open()) {
-            operator.process(new SensorRecord(Keys.existing(2), 100, 100, 100, 1, 1, 1));
+            operator.process(timed(new SensorRecord(Keys.existing(2), 100, 100, 100, 1, 1, 1)));
             assertEquals(RecordGenerator.prefill(2), db.read(Keys.existing(2)).orElseThrow().record());
             assertEquals(1, runtime.metrics().processedCount(Operation.READ));
             assertEquals(1, runtime.measuredLatency().getTotalCount());
@@ -106,8 +107,8 @@ class OperatorSemanticsTest {
         try (Database db = prepare(database, Pattern.MIXED, 10_000); ProcessingOperator operator = ProcessingOperator.open()) {
             SensorRecord fresh = new SensorRecord(Keys.fresh(3, 0, 9), 7, 8, 9, 0.5, 0.5, 0.5);
             SensorRecord existing = new SensorRecord(Keys.existing(1), 1, 1, 1, 1, 1, 1);
-            operator.process(fresh);
-            operator.process(existing);
+            operator.process(timed(fresh));
+            operator.process(timed(existing));
             assertEquals(KEYS + 1, db.countRows());
             assertEquals(fresh, db.read(fresh.id()).orElseThrow().record());
             assertEquals(RecordGenerator.prefill(1).plus(existing), db.read(existing.id()).orElseThrow().record());
@@ -128,7 +129,7 @@ class OperatorSemanticsTest {
         try (Database db = prepare("postgresql", Pattern.UPDATE, 100)) {
             ProcessingOperator operator = ProcessingOperator.open();
             operator.close(); // its connection is gone: the next read fails
-            operator.process(new SensorRecord(Keys.existing(1), 1, 1, 1, 1, 1, 1));
+            operator.process(timed(new SensorRecord(Keys.existing(1), 1, 1, 1, 1, 1, 1)));
             OperatorMetrics.LatencyWindow window = runtime.measuredWindow();
             assertEquals(1, window.byResult().get(OperatorMetrics.ReadResult.FAILED).getTotalCount());
             assertEquals(0, window.successful().getTotalCount(), "the read latency counts only reads that worked");
@@ -143,8 +144,8 @@ class OperatorSemanticsTest {
     void failedCallsAreCountedAndReportedNeverSwallowed(String database) throws IOException {
         try (Database db = prepare(database, Pattern.INSERT, 1); ProcessingOperator operator = ProcessingOperator.open()) {
             SensorRecord record = new SensorRecord(Keys.fresh(3, 0, 0), 1, 1, 1, 1, 1, 1);
-            operator.process(record);
-            operator.process(record); // duplicate key
+            operator.process(timed(record));
+            operator.process(timed(record)); // duplicate key
             assertEquals(1, runtime.metrics().processedCount(Operation.INSERT));
             assertEquals(1, runtime.metrics().errorCount());
             assertNotNull(runtime.metrics().firstError());
@@ -157,7 +158,7 @@ class OperatorSemanticsTest {
     @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void readOfAMissingKeyIsAnError(String database) throws IOException {
         try (Database db = prepare(database, Pattern.UPDATE, 1); ProcessingOperator operator = ProcessingOperator.open()) {
-            operator.process(new SensorRecord(Keys.existing(KEYS + 5), 1, 1, 1, 1, 1, 1));
+            operator.process(timed(new SensorRecord(Keys.existing(KEYS + 5), 1, 1, 1, 1, 1, 1)));
             assertEquals(0, runtime.metrics().processedCount(Operation.UPDATE));
             assertEquals(1, runtime.metrics().errorCount());
             assertEquals(KEYS, db.countRows(), "a missing key must not be inserted by update-only");
@@ -186,8 +187,8 @@ class OperatorSemanticsTest {
     void everyStudyBlobSizeRoundTripsOnEveryDatabase(int blobBytes) throws IOException {
         for (String database : new String[] {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"}) {
             try (Database db = prepare(database, Pattern.MIXED, blobBytes); ProcessingOperator operator = ProcessingOperator.open()) {
-                operator.process(new SensorRecord(Keys.fresh(3, 0, 1), 1, 1, 1, 1, 1, 1));
-                operator.process(new SensorRecord(Keys.existing(0), 1, 1, 1, 1, 1, 1));
+                operator.process(timed(new SensorRecord(Keys.fresh(3, 0, 1), 1, 1, 1, 1, 1, 1)));
+                operator.process(timed(new SensorRecord(Keys.existing(0), 1, 1, 1, 1, 1, 1)));
                 assertEquals(0, db.countBlobsNotOfLength(blobBytes), database);
                 assertEquals(KEYS + 1, db.countRows(), database);
                 assertArrayEquals(Blob.of(runtime.spec()), db.read(Keys.existing(0)).orElseThrow().blob(), database);

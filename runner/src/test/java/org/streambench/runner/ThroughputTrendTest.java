@@ -16,7 +16,7 @@ class ThroughputTrendTest {
     private static RunResult.Throughput of(int warmup, int measured, IntToLongFunction records) {
         List<RunResult.Second> seconds = new ArrayList<>();
         for (int i = 1; i <= warmup + measured; i++) {
-            seconds.add(new RunResult.Second(i, i <= warmup, records.applyAsLong(i), 0, null, 0));
+            seconds.add(RunResult.Second.of(i, i <= warmup, records.applyAsLong(i)));
         }
         return RunResult.Throughput.of(seconds);
     }

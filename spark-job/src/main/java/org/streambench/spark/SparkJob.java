@@ -13,7 +13,7 @@ import org.apache.spark.streaming.Durations;
 import org.apache.spark.streaming.api.java.JavaDStream;
 import org.apache.spark.streaming.api.java.JavaStreamingContext;
 import org.apache.spark.streaming.receiver.Receiver;
-import org.streambench.generator.SensorRecord;
+import org.streambench.generator.TimedRecord;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.GeneratorInstance;
 import org.streambench.operators.JobMain;
@@ -53,11 +53,11 @@ public final class SparkJob {
         long batchMillis = Long.parseLong(spec.engineSetting("batchIntervalMillis", "1000"));
         JavaStreamingContext context = new JavaStreamingContext(conf, Durations.milliseconds(batchMillis));
         try {
-            List<JavaDStream<SensorRecord>> receivers = new ArrayList<>();
+            List<JavaDStream<TimedRecord>> receivers = new ArrayList<>();
             for (int instance = 0; instance < spec.generatorParallelism(); instance++) {
                 receivers.add(context.receiverStream(new GeneratorReceiver(instance)));
             }
-            JavaDStream<SensorRecord> records = receivers.size() == 1 ? receivers.get(0)
+            JavaDStream<TimedRecord> records = receivers.size() == 1 ? receivers.get(0)
                     : context.union(receivers.toArray(JavaDStream[]::new));
             HashPartitioner byId = new HashPartitioner(spec.parallelism());
             records.mapToPair(record -> new Tuple2<>(record.id(), record))
@@ -77,7 +77,7 @@ public final class SparkJob {
         }
     }
 
-    private static void process(Iterator<Tuple2<String, SensorRecord>> partition) {
+    private static void process(Iterator<Tuple2<String, TimedRecord>> partition) {
         ProcessingOperator operator = OPERATORS.computeIfAbsent(TaskContext.getPartitionId(), id -> ProcessingOperator.open());
         while (partition.hasNext()) {
             operator.process(partition.next()._2());
@@ -85,7 +85,7 @@ public final class SparkJob {
     }
 
     /** Generator instance {@code instance} as a Spark receiver. */
-    static final class GeneratorReceiver extends Receiver<SensorRecord> {
+    static final class GeneratorReceiver extends Receiver<TimedRecord> {
         private final int instance;
 
         GeneratorReceiver(int instance) {
@@ -97,7 +97,7 @@ public final class SparkJob {
         public void onStart() {
             Thread thread = new Thread(() -> {
                 GeneratorInstance generator = new GeneratorInstance(instance);
-                SensorRecord record;
+                TimedRecord record;
                 while (!isStopped() && (record = generator.next()) != null) {
                     store(record);
                 }

@@ -2,6 +2,7 @@ package org.streambench.db;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongFunction;
 import org.streambench.generator.Keys;
 import org.streambench.generator.SensorRecord;
@@ -10,13 +11,53 @@ import org.streambench.generator.SensorRecord;
  * Accepts every call and stores nothing, so a run against it measures the harness's own
  * ceiling (generator, engine hand-over, operator, metrics). Reads find exactly the keys of the
  * prefilled space, so every pattern takes the same code path as against a real database.
+ * <p>
+ * With the setting {@code callMicros=N} every read, insert and update takes N microseconds (a
+ * busy wait, as exact as the machine allows): a database of known speed, against which the
+ * suite's own latency and throughput figures can be checked.
  */
 public final class NoopDatabase implements Database {
 
+    static final String CALL_MICROS = "callMicros";
     private static final byte[] EMPTY = new byte[0];
+    /** The last stretch of a call is spun: parking wakes up tens of microseconds late. */
+    private static final long SPIN_NANOS = 100_000;
+
+    private long callNanos;
 
     @Override
     public void open(DatabaseSettings settings) {
+        callNanos = callMicros(settings) * 1000;
+    }
+
+    private static long callMicros(DatabaseSettings settings) {
+        String value = settings.get(CALL_MICROS, "0");
+        try {
+            long micros = Long.parseLong(value);
+            if (micros >= 0 && micros <= 10_000_000) {
+                return micros;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new DatabaseException("noop setting " + CALL_MICROS + " must be a whole number of microseconds from 0 to 10000000, not '"
+                + value + "'");
+    }
+
+    /** Spends the configured call time: parks for most of it, then spins, so oversleeping stays small. */
+    private void call() {
+        if (callNanos == 0) {
+            return;
+        }
+        long end = System.nanoTime() + callNanos;
+        long remaining = callNanos;
+        while (remaining > SPIN_NANOS) {
+            LockSupport.parkNanos(remaining - SPIN_NANOS);
+            remaining = end - System.nanoTime();
+        }
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
     }
 
     @Override
@@ -29,6 +70,7 @@ public final class NoopDatabase implements Database {
 
     @Override
     public Optional<StoredRecord> read(String id) {
+        call();
         return Keys.isExisting(id)
                 ? Optional.of(new StoredRecord(new SensorRecord(id, 0, 0, 0, 0, 0, 0), EMPTY))
                 : Optional.empty();
@@ -36,10 +78,12 @@ public final class NoopDatabase implements Database {
 
     @Override
     public void insert(SensorRecord record, byte[] blob) {
+        call();
     }
 
     @Override
     public void update(SensorRecord record, byte[] blob) {
+        call();
     }
 
     @Override
@@ -74,7 +118,12 @@ public final class NoopDatabase implements Database {
 
         @Override
         public List<String> settingNames() {
-            return List.of();
+            return List.of(CALL_MICROS);
+        }
+
+        @Override
+        public void checkSettings(DatabaseSettings settings) {
+            callMicros(settings);
         }
 
         @Override

@@ -129,11 +129,26 @@ public final class CassandraDatabase implements Database {
     }
 
     @Override
-    public Optional<StoredRecord> read(String id) {
+    public void prepareStatements() {
         try {
             if (readStatement == null) {
                 readStatement = session.prepare("SELECT int_1, int_2, int_3, double_1, double_2, double_3, payload FROM " + table + " WHERE id = ?");
             }
+            if (writeStatement == null) {
+                writeStatement = session.prepare("INSERT INTO " + table
+                        + " (id, int_1, int_2, int_3, double_1, double_2, double_3, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+            }
+        } catch (DriverException e) {
+            throw failure("prepare the statements", e);
+        }
+    }
+
+    @Override
+    public Optional<StoredRecord> read(String id) {
+        if (readStatement == null) {
+            prepareStatements();
+        }
+        try {
             Row row = session.execute(readStatement.bind(id).setConsistencyLevel(readConsistency)).one();
             if (row == null) {
                 return Optional.empty();
@@ -172,8 +187,7 @@ public final class CassandraDatabase implements Database {
 
     private BoundStatement bindWrite(SensorRecord r, byte[] blob) {
         if (writeStatement == null) {
-            writeStatement = session.prepare("INSERT INTO " + table
-                    + " (id, int_1, int_2, int_3, double_1, double_2, double_3, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+            prepareStatements();
         }
         return writeStatement.bind(r.id(), r.int1(), r.int2(), r.int3(), r.double1(), r.double2(), r.double3(), ByteBuffer.wrap(blob))
                 .setConsistencyLevel(writeConsistency);

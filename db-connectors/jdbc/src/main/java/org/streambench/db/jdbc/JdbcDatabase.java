@@ -135,12 +135,30 @@ public abstract class JdbcDatabase implements Database {
     }
 
     @Override
-    public Optional<StoredRecord> read(String id) {
+    public void prepareStatements() {
         try {
             if (readStatement == null) {
                 readStatement = connection.prepareStatement(
                         "SELECT int_1, int_2, int_3, double_1, double_2, double_3, payload FROM " + table + " WHERE id = ?");
             }
+            if (insertStatement == null) {
+                insertStatement = connection.prepareStatement(insertSql());
+            }
+            if (updateStatement == null) {
+                updateStatement = connection.prepareStatement("UPDATE " + table
+                        + " SET int_1 = ?, int_2 = ?, int_3 = ?, double_1 = ?, double_2 = ?, double_3 = ?, payload = ? WHERE id = ?");
+            }
+        } catch (SQLException e) {
+            throw failure("prepare the statements", e);
+        }
+    }
+
+    @Override
+    public Optional<StoredRecord> read(String id) {
+        if (readStatement == null) {
+            prepareStatements();
+        }
+        try {
             readStatement.setString(1, id);
             try (ResultSet rs = readStatement.executeQuery()) {
                 if (!rs.next()) {
@@ -157,10 +175,10 @@ public abstract class JdbcDatabase implements Database {
 
     @Override
     public void insert(SensorRecord record, byte[] blob) {
+        if (insertStatement == null) {
+            prepareStatements();
+        }
         try {
-            if (insertStatement == null) {
-                insertStatement = connection.prepareStatement(insertSql());
-            }
             bindAll(insertStatement, record, blob);
             insertStatement.executeUpdate();
         } catch (SQLException e) {
@@ -170,12 +188,11 @@ public abstract class JdbcDatabase implements Database {
 
     @Override
     public void update(SensorRecord record, byte[] blob) {
+        if (updateStatement == null) {
+            prepareStatements();
+        }
         int changed;
         try {
-            if (updateStatement == null) {
-                updateStatement = connection.prepareStatement("UPDATE " + table
-                        + " SET int_1 = ?, int_2 = ?, int_3 = ?, double_1 = ?, double_2 = ?, double_3 = ?, payload = ? WHERE id = ?");
-            }
             bindValues(updateStatement, 1, record);
             updateStatement.setBytes(7, blob);
             updateStatement.setString(8, record.id());
