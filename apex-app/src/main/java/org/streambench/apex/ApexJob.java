@@ -25,7 +25,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.streambench.generator.SensorRecord;
 import org.streambench.generator.TimedRecord;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.GeneratorInstance;
@@ -165,16 +164,15 @@ public final class ApexJob {
         @Override
         public Object fromByteArray(Slice fragment) {
             try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(fragment.buffer, fragment.offset, fragment.length))) {
-                return new TimedRecord(new SensorRecord(in.readUTF(), in.readInt(), in.readInt(), in.readInt(),
-                        in.readDouble(), in.readDouble(), in.readDouble()), in.readLong());
+                return new TimedRecord(in.readUTF(), in.readInt(), in.readInt(), in.readInt(),
+                        in.readDouble(), in.readDouble(), in.readDouble(), in.readLong());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
 
         @Override
-        public Slice toByteArray(TimedRecord timed) {
-            SensorRecord r = timed.record();
+        public Slice toByteArray(TimedRecord r) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
             try (DataOutputStream out = new DataOutputStream(bytes)) {
                 out.writeUTF(r.id());
@@ -184,7 +182,7 @@ public final class ApexJob {
                 out.writeDouble(r.double1());
                 out.writeDouble(r.double2());
                 out.writeDouble(r.double3());
-                out.writeLong(timed.intendedEpochNanos());
+                out.writeLong(r.intendedEpochNanos());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

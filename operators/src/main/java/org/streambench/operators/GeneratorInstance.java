@@ -72,8 +72,10 @@ public final class GeneratorInstance {
             }
         }
         long intended = limiter.acquire();
-        TimedRecord record = new TimedRecord(generator.record(sequence++), intended);
-        metrics.recordGeneratorDelay(EpochClock.nowNanos() - intended);
+        TimedRecord record = TimedRecord.of(generator.record(sequence++), intended);
+        if (limiter.throttled()) { // unthrottled, a record is intended for the moment it is emitted
+            metrics.recordGeneratorDelay(EpochClock.nowNanos() - intended);
+        }
         emitted.set(sequence);
         return record;
     }

@@ -12,6 +12,6 @@ final class TimedRecords {
 
     /** {@code record}, intended for now. */
     static TimedRecord timed(SensorRecord record) {
-        return new TimedRecord(record, EpochClock.nowNanos());
+        return TimedRecord.of(record, EpochClock.nowNanos());
     }
 }
