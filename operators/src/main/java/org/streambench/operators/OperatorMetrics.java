@@ -17,6 +17,7 @@ import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.streambench.generator.EpochClock;
+import org.streambench.generator.TimedRecord;
 
 /**
  * All counting and timing of a job JVM, in one place: processed records and database errors by
@@ -86,10 +87,15 @@ public final class OperatorMetrics {
         readLatencyWindowByResult.get(result).recordValue(value);
     }
 
-    /** A record whose processing ended now; {@code intendedEpochNanos}: when its generator's schedule intended it for. */
+    /**
+     * A record whose processing ended now; {@code intendedEpochNanos}: when its generator's schedule
+     * intended it for, or {@link TimedRecord#UNTIMED}.
+     */
     public void processed(Operation op, long intendedEpochNanos) {
         processed.get(op).increment();
-        endToEndWindow.recordValue(Math.max(0, EpochClock.nowNanos() - intendedEpochNanos));
+        if (intendedEpochNanos != TimedRecord.UNTIMED) {
+            endToEndWindow.recordValue(Math.max(0, EpochClock.nowNanos() - intendedEpochNanos));
+        }
     }
 
     void recordGeneratorDelay(long nanos) {
