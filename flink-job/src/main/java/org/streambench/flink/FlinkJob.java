@@ -32,6 +32,7 @@ public final class FlinkJob {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(loopbackOnly());
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.disableOperatorChaining();
+        env.getConfig().disableGenericTypes(); // records travel with Flink's own serializers, never the slower Kryo fallback
         env.fromSource(new GeneratorSource(), WatermarkStrategy.noWatermarks(), "generator")
                 .setParallelism(spec.generatorParallelism())
                 .keyBy(TimedRecord::id)

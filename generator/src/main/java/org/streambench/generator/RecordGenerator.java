@@ -40,24 +40,30 @@ public final class RecordGenerator {
     }
 
     public SensorRecord record(long seq) {
+        return timed(seq, TimedRecord.UNTIMED).record();
+    }
+
+    /** Record {@code seq} as the generator operator emits it, intended for {@code intendedEpochNanos}. */
+    public TimedRecord timed(long seq, long intendedEpochNanos) {
         String id = isNewKey(seq)
                 ? Keys.fresh(runToken, instance, seq)
                 : Keys.existing(Long.remainderUnsigned(mix(seq, 1), existingKeys));
-        return values(id, mix(seq, 2));
+        return values(id, mix(seq, 2), intendedEpochNanos);
     }
 
     /** The values the prefill stores under existing key {@code index}; independent of the seed. */
     public static SensorRecord prefill(long index) {
-        return values(Keys.existing(index), splitMix(index * GOLDEN_GAMMA + 0x5EED));
+        return values(Keys.existing(index), splitMix(index * GOLDEN_GAMMA + 0x5EED), TimedRecord.UNTIMED).record();
     }
 
-    private static SensorRecord values(String id, long state) {
+    /** Built directly as the record the engines carry: one object per record, the per-record cost of the harness's ceiling. */
+    private static TimedRecord values(String id, long state, long intendedEpochNanos) {
         long a = splitMix(state + GOLDEN_GAMMA);
         long b = splitMix(state + 2 * GOLDEN_GAMMA);
         long c = splitMix(state + 3 * GOLDEN_GAMMA);
-        return new SensorRecord(id,
+        return new TimedRecord(id,
                 (int) Long.remainderUnsigned(a, 1000), (int) Long.remainderUnsigned(b, 1000), (int) Long.remainderUnsigned(c, 1000),
-                acceleration(splitMix(a)), acceleration(splitMix(b)), acceleration(splitMix(c)));
+                acceleration(splitMix(a)), acceleration(splitMix(b)), acceleration(splitMix(c)), intendedEpochNanos);
     }
 
     /** A value in [-10, 10): an acceleration in m/s². */

@@ -84,7 +84,7 @@ public final class GeneratorInstance {
             // UNTHROTTLED_TIMED_EVERY-th record is timed end to end
             intended = (sequence % UNTHROTTLED_TIMED_EVERY) == 0 ? EpochClock.nowNanos() : TimedRecord.UNTIMED;
         }
-        TimedRecord record = TimedRecord.of(generator.record(sequence++), intended);
+        TimedRecord record = generator.timed(sequence++, intended);
         emitted.set(sequence);
         return record;
     }
