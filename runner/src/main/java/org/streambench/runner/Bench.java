@@ -22,7 +22,7 @@ import picocli.CommandLine.Model.OptionSpec;
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = Bench.Version.class,
         description = {"streambench: which database, driven by which stream processing engine, handles continuous "
                 + "small binary records fastest?", ""},
-        subcommands = {RunCommand.class, QuickstartCommand.class, DbCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, MatrixCommand.class, ReportCommand.class, QuickstartCommand.class, DbCommand.class, CommandLine.HelpCommand.class})
 public final class Bench {
 
     public static void main(String[] args) {
@@ -63,7 +63,7 @@ public final class Bench {
     }
 
     /** The commands that take a YAML spec (--spec). */
-    private static final Set<String> SPEC_COMMANDS = Set.of("run", "quickstart");
+    private static final Set<String> SPEC_COMMANDS = Set.of("run", "matrix", "quickstart");
     /** Options that are actions, not settings: they make no sense in a spec file. */
     private static final Set<String> NOT_IN_SPEC = Set.of("spec", "help", "version");
 

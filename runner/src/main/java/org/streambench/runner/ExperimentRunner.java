@@ -125,7 +125,7 @@ final class ExperimentRunner {
                 databaseVersion, session.note(), durability, settled, System.getProperty("java.vendor") + " " + System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
-                InetAddress.getLocalHost().getHostName(), ExperimentRunner.class.getPackage().getImplementationVersion());
+                InetAddress.getLocalHost().getHostName(), ExperimentRunner.class.getPackage().getImplementationVersion(), Home.commit());
         RunResult result = new RunResult(spec, Warmup.of(steadyWarmup, spec, seconds), error == null ? "ok" : "failed", error, startedAt,
                 RunResult.Throughput.of(seconds), RunResult.Rate.of(spec.rate(), seconds), report == null ? null : report.latency(), seconds, verification, report, environment);
         ResultFiles.write(result, dir);

@@ -48,6 +48,36 @@ public final class Home {
         }
     }
 
+    /**
+     * The commit the checkout is at, read from {@code .git} (no git needed), with "-dirty" left out:
+     * null when the checkout is not a git clone.
+     */
+    public static String commit() {
+        Path git = root().resolve(".git");
+        try {
+            String head = Files.readString(git.resolve("HEAD")).trim();
+            if (!head.startsWith("ref: ")) {
+                return head;
+            }
+            String ref = head.substring("ref: ".length());
+            Path loose = git.resolve(ref);
+            if (Files.isRegularFile(loose)) {
+                return Files.readString(loose).trim();
+            }
+            Path packed = git.resolve("packed-refs");
+            if (Files.isRegularFile(packed)) {
+                for (String line : Files.readAllLines(packed)) {
+                    if (line.endsWith(" " + ref)) {
+                        return line.substring(0, line.indexOf(' '));
+                    }
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     public static String javaExecutable() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }

@@ -112,7 +112,7 @@ record RunResult(ExperimentSpec spec, Warmup warmup, String status, String error
      */
     record Environment(String engineVersion, String databaseVersion, String databaseNote, Map<String, String> durability,
                        String settledAfterPrefill,
-                       String java, int cores, long maxMemoryBytes, String os, String host, String streambenchVersion) {
+                       String java, int cores, long maxMemoryBytes, String os, String host, String streambenchVersion, String commit) {
     }
 
     boolean passed() {

@@ -1,0 +1,76 @@
+package org.streambench.report;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * The study's figures as PNG files: per pattern and BLOB size, throughput bars per database grouped
+ * by engine; for read, update and mixed, read-latency bars with standard-deviation error bars.
+ * A cell that failed or did not run has no bar (the tables beside each figure say which).
+ */
+final class Charts {
+
+    private static final int WIDTH = 640;
+    private static final int HEIGHT = 380;
+
+    private Charts() {
+    }
+
+    static String throughput(Path dir, Map<Cell.Key, Cell> cells, List<String> engines, List<String> databases, String pattern, int blob)
+            throws IOException {
+        CategoryChart chart = chart("Throughput, " + pattern + ", " + blob + " B", "records/s");
+        for (String engine : engines) {
+            List<Double> values = new ArrayList<>();
+            for (String database : databases) {
+                Cell cell = cells.get(new Cell.Key(engine, database, pattern, blob));
+                values.add(cell != null && cell.ok() ? cell.throughput() : 0.0);
+            }
+            chart.addSeries(engine, labels(databases, cells, pattern, blob), values);
+        }
+        return save(dir, chart, "throughput-" + pattern + "-" + blob);
+    }
+
+    static String latency(Path dir, Map<Cell.Key, Cell> cells, List<String> engines, List<String> databases, String pattern, int blob)
+            throws IOException {
+        CategoryChart chart = chart("Read latency, " + pattern + ", " + blob + " B (error bars: standard deviation)", "microseconds");
+        for (String engine : engines) {
+            List<Double> values = new ArrayList<>();
+            List<Double> errors = new ArrayList<>();
+            for (String database : databases) {
+                Cell cell = cells.get(new Cell.Key(engine, database, pattern, blob));
+                boolean has = cell != null && cell.ok() && cell.latency() != null;
+                values.add(has ? cell.latency() : 0.0);
+                errors.add(has ? cell.latencyStddev() : 0.0);
+            }
+            chart.addSeries(engine, labels(databases, cells, pattern, blob), values, errors);
+        }
+        return save(dir, chart, "latency-" + pattern + "-" + blob);
+    }
+
+    /** Database names; an emulated one is marked with an asterisk. */
+    private static List<String> labels(List<String> databases, Map<Cell.Key, Cell> cells, String pattern, int blob) {
+        return databases.stream().map(d -> cells.values().stream().anyMatch(c -> c.key().database().equals(d) && c.emulated())
+                ? d + " (emulator)*" : d).toList();
+    }
+
+    private static CategoryChart chart(String title, String yTitle) {
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).yAxisTitle(yTitle).build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        chart.getStyler().setDecimalPattern("#,##0");
+        return chart;
+    }
+
+    private static String save(Path dir, CategoryChart chart, String name) throws IOException {
+        BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+        return name + ".png";
+    }
+}

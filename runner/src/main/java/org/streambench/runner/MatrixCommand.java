@@ -1,0 +1,401 @@
+package org.streambench.runner;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.matrix.Cell;
+import org.streambench.runner.matrix.Journal;
+import org.streambench.runner.matrix.MatrixPlan;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "matrix", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run the study's experiment matrix: every engine x database x pattern x BLOB size (3 x 5 x 4 x 3 = 180 by "
+                + "default), each a full `bench run` from a freshly reset database and a fresh job JVM, into one folder per cell.",
+                "The journal DIR/matrix.json is rewritten after every experiment; --resume DIR continues an interrupted matrix "
+                + "(finished cells are never redone; the cell that was running is run again from a clean folder).",
+                "Every `bench run` option (duration, warm-up, keys, parallelism, rate, ...) applies to all cells."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:every cell ran and verified", "1:at least one cell failed (see the journal; --resume DIR --retry-failed)",
+                "2:bad input (nothing written)"})
+final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
+
+    static final List<String> STUDY_ENGINES = List.of("flink", "spark", "apex");
+    static final List<String> STUDY_DATABASES = List.of("cassandra", "hbase", "mongodb", "postgresql", "mariadb");
+    static final List<String> STUDY_PATTERNS = List.of("read", "insert", "update", "mixed");
+    static final List<String> STUDY_BLOBS = List.of("1", "10000", "100000");
+    /** What a cell costs besides its warm-up and measured window (job JVM start, reset, prefill, stop, verify), until measured. */
+    private static final int ESTIMATED_OVERHEAD_SECONDS = 20;
+    private static final String RUN_LOG = "run.log";
+
+    @Option(names = "--spec", paramLabel = "FILE", description = "YAML matrix spec: keys are these options' names without --, "
+            + "e.g. `engines: flink,spark`.")
+    Path specFile;
+
+    @Option(names = "--engines", split = ",", paramLabel = "LIST", description = "Engines (default: flink,spark,apex).")
+    List<String> engines;
+
+    @Option(names = "--databases", split = ",", paramLabel = "LIST", description = "Databases (default: cassandra,hbase,mongodb,postgresql,mariadb).")
+    List<String> databases;
+
+    @Option(names = "--patterns", split = ",", paramLabel = "LIST", description = "Patterns (default: read,insert,update,mixed).")
+    List<String> patterns;
+
+    @Option(names = "--blobs", split = ",", paramLabel = "LIST", description = "BLOB sizes in bytes (default: 1,10000,100000).")
+    List<String> blobs;
+
+    @Option(names = "--repetitions", defaultValue = "1", description = "Runs of every cell (default: ${DEFAULT-VALUE}).")
+    String repetitions;
+
+    @Option(names = "--shuffle", paramLabel = "SEED", description = "Run the cells of each database group in a random order "
+            + "drawn from SEED (exposes drift over time); default: a fixed order.")
+    String shuffle;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Matrix folder (default: a new folder under results/).")
+    Path out;
+
+    @Option(names = "--resume", paramLabel = "DIR", description = "Continue the matrix in DIR with the options it was started "
+            + "with (only credentials may be given again).")
+    Path resume;
+
+    @Option(names = "--retry-failed", description = "With --resume: run the failed cells again too.")
+    boolean retryFailed;
+
+    @Option(names = "--dry-run", description = "Print the plan, the number of experiments and the estimated time; run nothing.")
+    boolean dryRun;
+
+    @Mixin
+    ExperimentOptions experiment;
+
+    @Mixin
+    ConnectionOptions connection;
+
+    @Mixin
+    JobOptions job;
+
+    @Spec
+    CommandSpec command;
+
+    /** Options that are about this invocation, not about the cells: never stored in the journal. */
+    private static final List<String> NOT_STORED = List.of("--spec", "--out", "--resume", "--retry-failed", "--dry-run",
+            "--db-password", "--db-password-file", "--help", "--version");
+    /** The single-experiment options that the axes replace. */
+    private static final Map<String, String> AXIS_OF = Map.of("--engine", "--engines", "--db", "--databases",
+            "--pattern", "--patterns", "--blob", "--blobs");
+    /** What may be given again with --resume. */
+    private static final List<String> RESUME_OPTIONS = List.of("--resume", "--retry-failed", "--dry-run", "--db-password",
+            "--db-password-file");
+
+    @Override
+    public void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
+        experiment.useSpecFileMappings(mappingsByOption);
+        connection.useSpecFileMappings(mappingsByOption);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter console = command.commandLine().getOut();
+        for (Map.Entry<String, String> axis : AXIS_OF.entrySet()) {
+            if (matched(axis.getKey())) {
+                throw new UserError("bench matrix takes " + axis.getValue() + " (a list), not " + axis.getKey());
+            }
+        }
+        if (retryFailed && resume == null) {
+            throw new UserError("--retry-failed goes with --resume DIR");
+        }
+        if (resume != null) {
+            return resume(console);
+        }
+        MatrixPlan plan = plan();
+        List<ExperimentSpec> specs = checkCells(plan.cells());
+        Path dir = out != null ? out : Home.root().resolve("results")
+                .resolve("matrix-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        if (dryRun) {
+            printPlan(console, plan, plan.cells(), specs);
+            return 0;
+        }
+        RunCommand.requireUsable(dir);
+        Journal journal = Journal.create(dir, plan, storedOptions());
+        console.println("matrix of " + plan.cells().size() + " experiments -> " + dir + " (resume with: ./bench matrix --resume " + dir + ")");
+        return execute(journal, console);
+    }
+
+    private Integer resume(PrintWriter console) throws Exception {
+        for (OptionSpec option : command.commandLine().getParseResult().matchedOptions()) {
+            if (!RESUME_OPTIONS.contains(option.longestName())) {
+                throw new UserError("--resume continues a matrix with the options it was started with; " + option.longestName()
+                        + " cannot be changed (only --retry-failed, --dry-run and credentials may be given)");
+            }
+        }
+        Journal journal;
+        try {
+            journal = Journal.read(resume);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        List<String> args = new ArrayList<>(journal.options());
+        for (String credential : List.of("--db-password", "--db-password-file")) {
+            OptionSpec option = command.findOption(credential);
+            if (option.getValue() != null) {
+                args.add(credential + "=" + option.getValue());
+            }
+        }
+        MatrixCommand stored = new MatrixCommand();
+        CommandLine parser = new CommandLine(stored);
+        parser.setOut(command.commandLine().getOut());
+        try {
+            parser.parseArgs(args.toArray(String[]::new));
+        } catch (CommandLine.ParameterException e) {
+            throw new UserError(resume.resolve(Journal.FILE) + " holds options this version does not take: " + e.getMessage());
+        }
+        stored.retryFailed = retryFailed;
+        stored.dryRun = dryRun;
+        List<Journal.Entry> todo = stored.todo(journal);
+        List<ExperimentSpec> specs = stored.checkCells(todo.stream().map(e -> e.cell).toList());
+        if (dryRun) {
+            stored.printPlan(console, journal.plan(), todo.stream().map(e -> e.cell).toList(), specs);
+            return 0;
+        }
+        console.printf(Locale.ROOT, "resuming %s: %d done, %d failed, %d to run%n", resume, journal.count(Journal.State.OK),
+                journal.count(Journal.State.FAILED), todo.size());
+        return stored.execute(journal, console);
+    }
+
+    private boolean matched(String option) {
+        return command.commandLine().getParseResult().hasMatchedOption(option);
+    }
+
+    private MatrixPlan plan() {
+        List<String> engineAxis = axis("--engines", engines, STUDY_ENGINES);
+        List<String> databaseAxis = axis("--databases", databases, STUDY_DATABASES);
+        List<String> patternAxis = axis("--patterns", patterns, STUDY_PATTERNS);
+        List<Integer> blobAxis = axis("--blobs", blobs, STUDY_BLOBS).stream()
+                .map(b -> Inputs.positiveInt("--blobs", b, " of bytes (the study used 1, 10000 and 100000)")).toList();
+        int runs = Inputs.positiveInt("--repetitions", repetitions, "");
+        Long seed = null;
+        if (shuffle != null) {
+            try {
+                seed = Long.parseLong(shuffle.trim());
+            } catch (NumberFormatException e) {
+                throw new UserError("--shuffle '" + shuffle + "' must be a whole number (the seed of the order)");
+            }
+        }
+        return new MatrixPlan(engineAxis, databaseAxis, patternAxis, blobAxis, runs, seed);
+    }
+
+    private static List<String> axis(String option, List<String> given, List<String> study) {
+        if (given == null) {
+            return study;
+        }
+        List<String> values = new ArrayList<>(new LinkedHashSet<>(given.stream().map(String::trim).filter(v -> !v.isEmpty()).toList()));
+        if (values.isEmpty()) {
+            throw new UserError(option + " is empty; give at least one value, e.g. " + option + " " + study.get(0));
+        }
+        if (values.size() < given.stream().filter(v -> !v.isBlank()).count()) {
+            throw new UserError(option + " names a value twice: " + String.join(",", given));
+        }
+        return values;
+    }
+
+    /** Checks every cell as `bench run` would, before anything starts; returns their specs. */
+    private List<ExperimentSpec> checkCells(List<Cell> cells) throws IOException {
+        List<ExperimentSpec> specs = new ArrayList<>();
+        job.runner(new PrintWriter(PrintWriter.nullWriter()));
+        for (String database : new LinkedHashSet<>(cells.stream().map(Cell::database).toList())) {
+            DatabaseSession.check(database, connection);
+        }
+        if (connection.url != null && cells.stream().map(Cell::database).distinct().count() > 1) {
+            throw new UserError("--db-url names one database, but the matrix has several; narrow --databases to one");
+        }
+        for (Cell cell : cells) {
+            ExperimentSpec spec = specOf(cell);
+            RunCommand.requireDiskSpace(spec, connection);
+            specs.add(spec);
+        }
+        return specs;
+    }
+
+    private ExperimentSpec specOf(Cell cell) {
+        experiment.engine = cell.engine();
+        experiment.database = cell.database();
+        experiment.pattern = cell.pattern();
+        experiment.blob = Integer.toString(cell.blobBytes());
+        return experiment.toSpec(job);
+    }
+
+    /** The cells still to run: pending, those that were running when the matrix died, and with --retry-failed the failed ones. */
+    private List<Journal.Entry> todo(Journal journal) {
+        return journal.entries().stream().filter(e -> e.state == Journal.State.PENDING || e.state == Journal.State.RUNNING
+                || (retryFailed && e.state == Journal.State.FAILED)).toList();
+    }
+
+    private void printPlan(PrintWriter console, MatrixPlan plan, List<Cell> cells, List<ExperimentSpec> specs) {
+        console.printf(Locale.ROOT, "engines %s x databases %s x patterns %s x BLOBs %s x %d repetition(s)%n", plan.engines(),
+                plan.databases(), plan.patterns(), plan.blobs(), plan.repetitions());
+        long seconds = 0;
+        for (int i = 0; i < cells.size(); i++) {
+            ExperimentSpec spec = specs.get(i);
+            console.printf(Locale.ROOT, "  %3d. %s%n", i + 1, cells.get(i).id());
+            seconds += spec.warmupSeconds() + spec.durationSeconds() + ESTIMATED_OVERHEAD_SECONDS;
+        }
+        console.printf(Locale.ROOT, "%d experiments; estimated wall time %s (warm-up + measured + about %d s per experiment "
+                + "for reset, prefill, job start and verification; more with large key spaces)%n", cells.size(),
+                human(seconds), ESTIMATED_OVERHEAD_SECONDS);
+    }
+
+    /** The options every cell runs with, as `--name=value` arguments: what was given, on the command line or in a spec file. */
+    private List<String> storedOptions() {
+        List<String> args = new ArrayList<>();
+        for (OptionSpec option : command.options()) {
+            String name = option.longestName();
+            if (NOT_STORED.contains(name) || AXIS_OF.containsKey(name) || AXIS_OF.containsValue(name)) {
+                continue;
+            }
+            Object value = option.getValue();
+            if (value == null || (value instanceof Boolean b && !b)) {
+                continue;
+            }
+            if (value instanceof Boolean) {
+                args.add(name);
+            } else if (value instanceof Map<?, ?> map) {
+                map.forEach((k, v) -> args.add(name + "=" + k + "=" + v));
+            } else if (value instanceof List<?> list) {
+                args.add(name + "=" + String.join(",", list.stream().map(String::valueOf).toList()));
+            } else {
+                args.add(name + "=" + value);
+            }
+        }
+        MatrixPlan plan = plan();
+        args.add("--engines=" + String.join(",", plan.engines()));
+        args.add("--databases=" + String.join(",", plan.databases()));
+        args.add("--patterns=" + String.join(",", plan.patterns()));
+        args.add("--blobs=" + String.join(",", plan.blobs().stream().map(String::valueOf).toList()));
+        return args;
+    }
+
+    /** Runs the journal's cells still to run, database group by database group; returns the exit code. */
+    private Integer execute(Journal journal, PrintWriter console) throws Exception {
+        List<Journal.Entry> todo = todo(journal);
+        int total = journal.entries().size();
+        Instant matrixStart = Instant.now();
+        int ranHere = 0;
+        Map<String, List<Journal.Entry>> byDatabase = new LinkedHashMap<>();
+        todo.forEach(e -> byDatabase.computeIfAbsent(e.cell.database(), d -> new ArrayList<>()).add(e));
+        for (Map.Entry<String, List<Journal.Entry>> group : byDatabase.entrySet()) {
+            DatabaseSession session = null;
+            try {
+                for (Journal.Entry entry : group.getValue()) {
+                    long start = System.nanoTime();
+                    if (session == null) {
+                        session = DatabaseSession.open(group.getKey(), connection, console);
+                    }
+                    RunResult result = runCell(journal, entry, session, start);
+                    ranHere++;
+                    long done = journal.count(Journal.State.OK) + journal.count(Journal.State.FAILED);
+                    double perCell = Duration.between(matrixStart, Instant.now()).toSeconds() / (double) ranHere;
+                    long left = total - done;
+                    console.printf(Locale.ROOT, "[%d/%d] %s | ok %d, failed %d, left %d, ETA %s%n", done, total,
+                            result == null ? entry.cell.id() + ": FAILED: " + entry.reason
+                                    : RunCommand.summary(result, journal.dir().resolve(entry.cell.id())),
+                            journal.count(Journal.State.OK), journal.count(Journal.State.FAILED), left,
+                            human(Math.round(perCell * remaining(journal))));
+                    if (entry.state == Journal.State.FAILED) {
+                        // the next cell starts from a fresh server: a failure may have left it in any state
+                        session.close();
+                        session = null;
+                    }
+                }
+            } finally {
+                if (session != null) {
+                    session.close();
+                }
+            }
+        }
+        List<Double> overheads = journal.entries().stream().map(e -> e.overheadSeconds).filter(o -> o != null).sorted().toList();
+        if (!overheads.isEmpty()) {
+            console.printf(Locale.ROOT, "overhead per experiment (everything but warm-up and measured window): median %.1f s, max %.1f s%n",
+                    overheads.get(overheads.size() / 2), overheads.get(overheads.size() - 1));
+        }
+        long failed = journal.count(Journal.State.FAILED);
+        console.printf(Locale.ROOT, "matrix %s: %d ok, %d failed of %d%s%n", journal.dir(), journal.count(Journal.State.OK), failed, total,
+                failed > 0 ? "; run them again with ./bench matrix --resume " + journal.dir() + " --retry-failed" : "");
+        return failed == 0 && remaining(journal) == 0 ? 0 : 1;
+    }
+
+    private long remaining(Journal journal) {
+        return journal.count(Journal.State.PENDING) + journal.count(Journal.State.RUNNING);
+    }
+
+    /** Runs one cell from a clean folder; records its state and timings; null if it failed before producing a result. */
+    private RunResult runCell(Journal journal, Journal.Entry entry, DatabaseSession session, long startNanos) throws Exception {
+        Path dir = journal.dir().resolve(entry.cell.id());
+        deleteRecursively(dir);
+        Files.createDirectories(dir);
+        entry.state = Journal.State.RUNNING;
+        entry.reason = null;
+        entry.startedAt = Instant.now().toString();
+        entry.attempts++;
+        journal.save();
+        RunResult result = null;
+        try (PrintWriter log = new PrintWriter(Files.newBufferedWriter(dir.resolve(RUN_LOG), StandardCharsets.UTF_8), true)) {
+            ExperimentSpec spec = specOf(entry.cell);
+            result = job.runner(log).run(spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
+            entry.state = result.passed() ? Journal.State.OK : Journal.State.FAILED;
+            entry.reason = result.passed() ? null : result.error();
+            entry.throughput = result.throughput() == null ? null : result.throughput().mean();
+            entry.measuredSeconds = (double) ((result.warmup() == null ? 0 : result.warmup().seconds()) + spec.durationSeconds());
+        } catch (RuntimeException e) {
+            entry.state = Journal.State.FAILED;
+            entry.reason = e.getMessage();
+        }
+        if (CleanupOnExit.exiting()) {
+            return result; // interrupted: the cell stays "running" in the journal and is run again on resume
+        }
+        entry.wallSeconds = (System.nanoTime() - startNanos) / 1e9;
+        if (entry.measuredSeconds != null) {
+            entry.overheadSeconds = Math.max(0, entry.wallSeconds - entry.measuredSeconds);
+        }
+        journal.save();
+        return result;
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    static String human(long seconds) {
+        if (seconds < 60) {
+            return seconds + " s";
+        }
+        long minutes = Math.round(seconds / 60.0);
+        return minutes < 60 ? minutes + " min" : String.format(Locale.ROOT, "%d h %02d min", minutes / 60, minutes % 60);
+    }
+}
