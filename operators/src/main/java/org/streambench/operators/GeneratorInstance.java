@@ -77,6 +77,9 @@ public final class GeneratorInstance {
         long intended;
         if (limiter.throttled()) {
             intended = limiter.acquire();
+            if (runtime.stopRequested()) {
+                return null; // the stop came while this record waited for its time: it was never emitted
+            }
             metrics.recordGeneratorDelay(EpochClock.nowNanos() - intended);
         } else {
             // unthrottled, a record is intended for the moment it is emitted; reading the clock for

@@ -175,7 +175,12 @@ public final class JobRuntime implements AutoCloseable {
         while (!generatorsDone()) {
             Thread.sleep(50);
         }
+        // a generator that passed its stop check just before the stop counts its last record within
+        // microseconds; until it has, the job could look drained without that record
+        Thread.sleep(GENERATOR_SETTLE_MILLIS);
     }
+
+    private static final long GENERATOR_SETTLE_MILLIS = 100;
 
     /** Waits until every emitted record was processed; false if that took longer than the timeout. */
     public boolean awaitDrained(long timeoutMillis) throws InterruptedException {

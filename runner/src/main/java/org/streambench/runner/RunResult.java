@@ -35,13 +35,17 @@ record RunResult(ExperimentSpec spec, Warmup warmup, String status, String error
     /**
      * A throttled run's rate over the measured window: {@code target} (--rate), {@code generated}
      * (records the generators emitted per second), {@code processed} (records processed per second),
-     * and whether the run fell more than {@value #BEHIND_TOLERANCE_PERCENT} % behind its target in
-     * either (an engine may buffer what it cannot process yet, so the generators alone can look on time).
-     * Null on an unthrottled run.
+     * and whether the run fell behind: the generators more than {@value #BEHIND_TOLERANCE_PERCENT} %
+     * short of the target, or the records emitted but not processed yet grew over the window by more
+     * than {@value #BEHIND_TOLERANCE_PERCENT} % of the window's target records (an engine may buffer what
+     * it cannot process, so the generators alone can look on time for a while). A micro-batch engine
+     * completes a batch at a time, so growth up to {@value #BATCH_ALLOWANCE_SECONDS} s of target records
+     * is allowed. Null on an unthrottled run.
      */
     record Rate(double target, double generated, double processed, boolean behind) {
 
         static final double BEHIND_TOLERANCE_PERCENT = 1;
+        static final double BATCH_ALLOWANCE_SECONDS = 2;
 
         static Rate of(double target, List<Second> seconds) {
             if (target <= 0) {
@@ -52,10 +56,12 @@ record RunResult(ExperimentSpec spec, Warmup warmup, String status, String error
             if (time <= 0) {
                 return new Rate(target, 0, 0, true);
             }
-            double generated = window.stream().mapToLong(Second::generated).sum() / time;
-            double processed = window.stream().mapToLong(Second::records).sum() / time;
-            double least = target * (1 - BEHIND_TOLERANCE_PERCENT / 100);
-            return new Rate(target, generated, processed, generated < least || processed < least);
+            long generatedRecords = window.stream().mapToLong(Second::generated).sum();
+            long processedRecords = window.stream().mapToLong(Second::records).sum();
+            double backlogGrowth = generatedRecords - processedRecords;
+            boolean behind = generatedRecords / time < target * (1 - BEHIND_TOLERANCE_PERCENT / 100)
+                    || backlogGrowth > Math.max(target * time * BEHIND_TOLERANCE_PERCENT / 100, target * BATCH_ALLOWANCE_SECONDS);
+            return new Rate(target, generatedRecords / time, processedRecords / time, behind);
         }
     }
 

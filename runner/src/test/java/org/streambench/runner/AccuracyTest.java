@@ -53,10 +53,12 @@ class AccuracyTest {
 
         Map<String, Object> rate = map(result, "rate");
         assertEquals(target, number(rate, "target").doubleValue());
-        for (String achieved : List.of("generated", "processed")) {
-            double value = number(rate, achieved).doubleValue();
-            assertTrue(Math.abs(value - target) <= target * 0.05, achieved + " " + value + "/s for a target of " + target + "/s");
-        }
+        double generated = number(rate, "generated").doubleValue();
+        assertTrue(Math.abs(generated - target) <= target * 0.05, "generated " + generated + "/s for a target of " + target + "/s");
+        // Spark completes a micro-batch (1 s) at a time: over a 4 s window its processed rate is off by up to a quarter
+        double processedRate = number(rate, "processed").doubleValue();
+        double tolerance = engine.equals("spark") ? 0.3 : 0.05;
+        assertTrue(Math.abs(processedRate - target) <= target * tolerance, "processed " + processedRate + "/s for a target of " + target + "/s");
         assertEquals(false, rate.get("behind"), rate.toString());
 
         List<Map<String, Object>> perSecond = list(result, "perSecond");

@@ -1,0 +1,56 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** When a throttled run counts as behind its target, on hand-made per-second rows. */
+class RateTest {
+
+    private static List<RunResult.Second> rows(long[] generated, long[] processed) {
+        List<RunResult.Second> rows = new ArrayList<>();
+        rows.add(new RunResult.Second(0, 0, 1.0, true, 0, 0, 0, null, 0)); // warm-up: not counted
+        for (int i = 0; i < generated.length; i++) {
+            rows.add(new RunResult.Second(i + 1, 0, 1.0, false, processed[i], generated[i], 0, null, 0));
+        }
+        return rows;
+    }
+
+    @Test
+    void anUnthrottledRunHasNoRate() {
+        assertNull(RunResult.Rate.of(0, rows(new long[] {5}, new long[] {5})));
+    }
+
+    @Test
+    void aMicroBatchEngineOnScheduleIsNotBehind() {
+        // 1,000/s generated; processed a batch of 2,000 every other second
+        RunResult.Rate rate = RunResult.Rate.of(1000, rows(new long[] {1000, 1000, 1000, 1000}, new long[] {0, 2000, 0, 1000}));
+        assertEquals(1000, rate.generated(), 1e-9);
+        assertEquals(750, rate.processed(), 1e-9);
+        assertFalse(rate.behind(), "a backlog of one batch is allowed");
+    }
+
+    @Test
+    void generatorsShortOfTheTargetAreBehind() {
+        RunResult.Rate rate = RunResult.Rate.of(1000, rows(new long[] {985, 985, 985, 985}, new long[] {985, 985, 985, 985}));
+        assertTrue(rate.behind(), "1.5 % short");
+        assertFalse(RunResult.Rate.of(1000, rows(new long[] {995, 995}, new long[] {995, 995})).behind(), "0.5 % short is on time");
+    }
+
+    @Test
+    void aGrowingBacklogIsBehindEvenWhenTheGeneratorsAreOnTime() {
+        long[] generated = new long[30];
+        long[] processed = new long[30];
+        Arrays.fill(generated, 1000);
+        Arrays.fill(processed, 900); // 100/s more every second: 3,000 after 30 s
+        assertTrue(RunResult.Rate.of(1000, rows(generated, processed)).behind());
+        Arrays.fill(processed, 995); // 150 after 30 s: within 1 % of the window's 30,000
+        assertFalse(RunResult.Rate.of(1000, rows(generated, processed)).behind());
+    }
+}
