@@ -25,14 +25,14 @@ public final class ProcessingOperator implements AutoCloseable {
 
     private final Pattern pattern;
     private final Database database;
-    private final byte[] blob;
+    private final Blob.Pool blobs;
     private final OperatorMetrics metrics;
     private final Consumer<String> failRun;
 
-    ProcessingOperator(Pattern pattern, Database database, byte[] blob, OperatorMetrics metrics, Consumer<String> failRun) {
+    ProcessingOperator(Pattern pattern, Database database, Blob.Pool blobs, OperatorMetrics metrics, Consumer<String> failRun) {
         this.pattern = pattern;
         this.database = database;
-        this.blob = blob;
+        this.blobs = blobs;
         this.metrics = metrics;
         this.failRun = failRun;
     }
@@ -50,7 +50,7 @@ public final class ProcessingOperator implements AutoCloseable {
             runtime.fail("the processing operator could not open the " + spec.database() + " connector: " + e.getMessage());
             throw e;
         }
-        return new ProcessingOperator(spec.pattern(), database, Blob.of(spec), runtime.metrics(), runtime::fail);
+        return new ProcessingOperator(spec.pattern(), database, Blob.pool(spec), runtime.metrics(), runtime::fail);
     }
 
     public void process(TimedRecord timed) {
@@ -59,7 +59,7 @@ public final class ProcessingOperator implements AutoCloseable {
         Operation op = pattern == Pattern.INSERT ? Operation.INSERT : Operation.READ;
         try {
             if (op == Operation.INSERT) {
-                database.insert(record, blob);
+                database.insert(record, blobs.forKey(record.id()));
                 metrics.processed(op, intended);
                 return;
             }
@@ -69,11 +69,11 @@ public final class ProcessingOperator implements AutoCloseable {
                 metrics.processed(op, intended);
             } else if (previous.isPresent()) {
                 op = Operation.UPDATE;
-                database.update(previous.get().record().plus(record), blob);
+                database.update(previous.get().record().plus(record), blobs.forKey(record.id()));
                 metrics.processed(op, intended);
             } else if (pattern == Pattern.MIXED) {
                 op = Operation.INSERT;
-                database.insert(record, blob);
+                database.insert(record, blobs.forKey(record.id()));
                 metrics.processed(op, intended);
             } else {
                 require(previous, record);

@@ -137,7 +137,7 @@ public final class Bench {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> readYaml(Path file) {
+    static Map<String, Object> readYaml(Path file) {
         if (!Files.isRegularFile(file)) {
             throw new UserError("spec file " + file + " does not exist");
         }

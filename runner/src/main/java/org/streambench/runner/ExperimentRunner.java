@@ -77,7 +77,8 @@ final class ExperimentRunner {
         if (spec.pattern().needsExistingKeys()) {
             out.printf(Locale.ROOT, "prefilling %,d keys with %,d-byte BLOBs ...%n", spec.keys(), spec.blobBytes());
             long start = System.nanoTime();
-            database.prefill(spec.keys(), RecordGenerator::prefill, Blob.of(spec));
+            Blob.Pool blobs = Blob.pool(spec);
+            database.prefill(spec.keys(), RecordGenerator::prefill, i -> blobs.forKey(Keys.existing(i)));
             out.printf(Locale.ROOT, "prefilled in %.1f s%n", (System.nanoTime() - start) / 1e9);
         }
         String settled = session.settle();

@@ -48,6 +48,11 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     /** What a cell costs besides its warm-up and measured window (job JVM start, reset, prefill, stop, verify), until measured. */
     private static final int ESTIMATED_OVERHEAD_SECONDS = 20;
     private static final String RUN_LOG = "run.log";
+    /**
+     * Without --warmup, every cell warms up until its throughput is steady, at most 30 s: a fixed
+     * warm-up that suits one database leaves another still ramping up (the run then says NOT STEADY).
+     */
+    static final String DEFAULT_WARMUP = "steady:30s";
 
     @Option(names = "--spec", paramLabel = "FILE", description = "YAML matrix spec: keys are these options' names without --, "
             + "e.g. `engines: flink,spark`.")
@@ -126,6 +131,9 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         }
         if (resume != null) {
             return resume(console);
+        }
+        if (!matched("--warmup") && (specFile == null || !Bench.readYaml(specFile).containsKey("warmup"))) {
+            experiment.warmup = DEFAULT_WARMUP;
         }
         MatrixPlan plan = plan();
         List<ExperimentSpec> specs = checkCells(plan.cells());
@@ -253,6 +261,11 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     private void printPlan(PrintWriter console, MatrixPlan plan, List<Cell> cells, List<ExperimentSpec> specs) {
         console.printf(Locale.ROOT, "engines %s x databases %s x patterns %s x BLOBs %s x %d repetition(s)%n", plan.engines(),
                 plan.databases(), plan.patterns(), plan.blobs(), plan.repetitions());
+        if (!specs.isEmpty()) {
+            console.printf(Locale.ROOT, "each cell: warm-up %s, %d s measured, %,d keys, parallelism %d%n", experiment.steadyWarmup()
+                    ? "until steady, at most " + specs.get(0).warmupSeconds() + " s" : specs.get(0).warmupSeconds() + " s",
+                    specs.get(0).durationSeconds(), specs.get(0).keys(), specs.get(0).parallelism());
+        }
         long seconds = 0;
         for (int i = 0; i < cells.size(); i++) {
             ExperimentSpec spec = specs.get(i);

@@ -121,6 +121,8 @@ class MatrixTest {
         CliResult run = CliResult.bench("matrix", "--dry-run", "--out", out.toString());
         assertEquals(0, run.code(), run.toString());
         assertTrue(run.out().contains("180 experiments; estimated wall time"), run.out());
+        assertTrue(run.out().contains("each cell: warm-up until steady, at most 30 s, 30 s measured"), "the matrix's default warm-up: "
+                + run.out());
         assertTrue(run.out().contains("flink/cassandra/read/1/rep-1"), run.out());
         assertFalse(Files.exists(out));
     }

@@ -48,7 +48,7 @@ class OperatorSemanticsTest {
         Database db = TestServers.open(database);
         db.resetSchema();
         if (pattern.needsExistingKeys()) {
-            db.prefill(KEYS, RecordGenerator::prefill, Blob.of(runtime.spec()));
+            db.prefill(KEYS, RecordGenerator::prefill, i -> Blob.pool(runtime.spec()).forKey(Keys.existing(i)));
         }
         return db;
     }
@@ -64,7 +64,7 @@ class OperatorSemanticsTest {
             assertEquals(2, db.countRows());
             StoredRecord stored = db.read(first.id()).orElseThrow();
             assertEquals(first, stored.record());
-            assertArrayEquals(Blob.of(runtime.spec()), stored.blob());
+            assertArrayEquals(Blob.pool(runtime.spec()).forKey(first.id()), stored.blob());
             OperatorMetrics metrics = runtime.metrics();
             assertEquals(2, metrics.processedCount(Operation.INSERT));
             assertEquals(0, runtime.measuredLatency().getTotalCount(), "insert-only must not read");
@@ -191,7 +191,7 @@ class OperatorSemanticsTest {
                 operator.process(timed(new SensorRecord(Keys.existing(0), 1, 1, 1, 1, 1, 1)));
                 assertEquals(0, db.countBlobsNotOfLength(blobBytes), database);
                 assertEquals(KEYS + 1, db.countRows(), database);
-                assertArrayEquals(Blob.of(runtime.spec()), db.read(Keys.existing(0)).orElseThrow().blob(), database);
+                assertArrayEquals(Blob.pool(runtime.spec()).forKey(Keys.existing(0)), db.read(Keys.existing(0)).orElseThrow().blob(), database);
             } finally {
                 runtime.close();
                 runtime = null;

@@ -31,7 +31,7 @@ class SettleTest {
     private static Database prefilled(String database) {
         Database db = TestServers.open(database);
         db.resetSchema();
-        db.prefill(200, RecordGenerator::prefill, Blob.of(1000, 1));
+        db.prefill(200, RecordGenerator::prefill, i -> Blob.of(1000, 1));
         return db;
     }
 

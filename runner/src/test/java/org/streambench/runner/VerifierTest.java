@@ -40,7 +40,7 @@ class VerifierTest {
                 "127.0.0.1", 0, TestServers.start(database).settings(), Map.of());
         runtime = JobRuntime.start(spec);
         db.resetSchema();
-        db.prefill(KEYS, RecordGenerator::prefill, Blob.of(BLOB, 11));
+        db.prefill(KEYS, RecordGenerator::prefill, i -> Blob.of(BLOB, 11));
         try (ProcessingOperator operator = ProcessingOperator.open()) {
             GeneratorInstance[] generators = {new GeneratorInstance(0), new GeneratorInstance(1)};
             for (int i = 0; i < records; i++) {

@@ -20,9 +20,9 @@ public interface Database extends AutoCloseable {
 
     /**
      * Stores {@code count} records, {@code recordAt.apply(i)} for i in [0, count), each with
-     * {@code blob}, by the fastest path the database offers. Not measured.
+     * {@code blobAt.apply(i)} (BLOBs of one length), by the fastest path the database offers. Not measured.
      */
-    void prefill(long count, LongFunction<SensorRecord> recordAt, byte[] blob);
+    void prefill(long count, LongFunction<SensorRecord> recordAt, LongFunction<byte[]> blobAt);
 
     /**
      * Makes the server write out what the reset and prefill left in memory and logs (a checkpoint,

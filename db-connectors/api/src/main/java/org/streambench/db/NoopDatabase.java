@@ -65,7 +65,7 @@ public final class NoopDatabase implements Database {
     }
 
     @Override
-    public void prefill(long count, LongFunction<SensorRecord> recordAt, byte[] blob) {
+    public void prefill(long count, LongFunction<SensorRecord> recordAt, LongFunction<byte[]> blobAt) {
     }
 
     @Override

@@ -328,12 +328,14 @@ public final class LocalServers {
         }
     }
 
+    /** The last line of the log that says something: a stack trace's deepest cause, not its last frame. */
     private static String lastLine(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);
             for (int i = lines.size() - 1; i >= 0; i--) {
-                if (!lines.get(i).isBlank()) {
-                    return lines.get(i).trim();
+                String line = lines.get(i).trim();
+                if (!line.isEmpty() && !line.startsWith("at ") && !(line.startsWith("...") && line.endsWith("more"))) {
+                    return line;
                 }
             }
         } catch (IOException ignored) {

@@ -104,13 +104,13 @@ public final class CassandraDatabase implements Database {
     }
 
     @Override
-    public void prefill(long count, LongFunction<SensorRecord> recordAt, byte[] blob) {
+    public void prefill(long count, LongFunction<SensorRecord> recordAt, LongFunction<byte[]> blobAt) {
         Semaphore inFlight = new Semaphore(PREFILL_IN_FLIGHT);
         AtomicReference<Throwable> firstError = new AtomicReference<>();
         try {
             for (long i = 0; i < count && firstError.get() == null; i++) {
                 inFlight.acquire();
-                CompletionStage<AsyncResultSet> write = session.executeAsync(bindWrite(recordAt.apply(i), blob));
+                CompletionStage<AsyncResultSet> write = session.executeAsync(bindWrite(recordAt.apply(i), blobAt.apply(i)));
                 write.whenComplete((result, error) -> {
                     if (error != null) {
                         firstError.compareAndSet(null, error);

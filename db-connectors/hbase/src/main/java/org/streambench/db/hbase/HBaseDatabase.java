@@ -115,11 +115,11 @@ public final class HBaseDatabase implements Database {
     }
 
     @Override
-    public void prefill(long count, LongFunction<SensorRecord> recordAt, byte[] blob) {
+    public void prefill(long count, LongFunction<SensorRecord> recordAt, LongFunction<byte[]> blobAt) {
         try (BufferedMutator mutator = connection.getBufferedMutator(
                 new BufferedMutatorParams(tableName).writeBufferSize(PREFILL_BUFFER_BYTES))) {
             for (long i = 0; i < count; i++) {
-                mutator.mutate(put(recordAt.apply(i), blob));
+                mutator.mutate(put(recordAt.apply(i), blobAt.apply(i)));
             }
             mutator.flush();
         } catch (IOException e) {

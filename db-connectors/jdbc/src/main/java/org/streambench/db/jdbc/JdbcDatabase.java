@@ -105,12 +105,13 @@ public abstract class JdbcDatabase implements Database {
     }
 
     @Override
-    public void prefill(long count, LongFunction<SensorRecord> recordAt, byte[] blob) {
+    public void prefill(long count, LongFunction<SensorRecord> recordAt, LongFunction<byte[]> blobAt) {
         try (PreparedStatement insert = connection.prepareStatement(insertSql())) {
             connection.setAutoCommit(false);
             long batchBytes = 0;
             int batchRows = 0;
             for (long i = 0; i < count; i++) {
+                byte[] blob = blobAt.apply(i);
                 bindAll(insert, recordAt.apply(i), blob);
                 insert.addBatch();
                 batchBytes += blob.length;

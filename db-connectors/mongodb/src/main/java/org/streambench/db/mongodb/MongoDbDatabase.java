@@ -106,12 +106,12 @@ public final class MongoDbDatabase implements Database {
     }
 
     @Override
-    public void prefill(long count, LongFunction<SensorRecord> recordAt, byte[] blob) {
-        int batchSize = documentsPerBatch(blob.length);
+    public void prefill(long count, LongFunction<SensorRecord> recordAt, LongFunction<byte[]> blobAt) {
+        int batchSize = documentsPerBatch(blobAt.apply(0).length);
         List<Document> batch = new ArrayList<>(batchSize);
         try {
             for (long i = 0; i < count; i++) {
-                batch.add(document(recordAt.apply(i), blob));
+                batch.add(document(recordAt.apply(i), blobAt.apply(i)));
                 if (batch.size() == batchSize || i == count - 1) {
                     collection.insertMany(batch, new InsertManyOptions().ordered(false));
                     batch.clear();
