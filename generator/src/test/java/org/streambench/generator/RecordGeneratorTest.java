@@ -1,11 +1,11 @@
 package org.streambench.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -104,8 +104,23 @@ class RecordGeneratorTest {
                 assertTrue(v >= -10 && v < 10, "double " + v);
             }
         }
-        assertEquals(RecordGenerator.prefill(7), RecordGenerator.prefill(7));
-        assertNotEquals(RecordGenerator.prefill(7), RecordGenerator.prefill(8).plus(RecordGenerator.prefill(0)));
+    }
+
+    @Test
+    void prefilledEntriesHaveTheirOwnValuesInTheDocumentedRangesAndTheExistingKeys() {
+        Set<List<Object>> distinctValues = new HashSet<>();
+        for (long index = 0; index < 1000; index++) {
+            SensorRecord r = RecordGenerator.prefill(index);
+            assertEquals(Keys.existing(index), r.id());
+            for (int v : new int[] {r.int1(), r.int2(), r.int3()}) {
+                assertTrue(v >= 0 && v < 1000, "int " + v);
+            }
+            for (double v : new double[] {r.double1(), r.double2(), r.double3()}) {
+                assertTrue(v >= -10 && v < 10, "double " + v);
+            }
+            distinctValues.add(List.of(r.int1(), r.int2(), r.int3(), r.double1(), r.double2(), r.double3()));
+        }
+        assertTrue(distinctValues.size() > 990, "only " + distinctValues.size() + " distinct value tuples in 1000 prefilled entries");
     }
 
     @Test

@@ -101,7 +101,7 @@ public enum Engine {
         throw new UserError("unknown engine '" + name + "'; use one of: " + available);
     }
 
-    /** JDK 17 flags, from PLATFORM-NOTES: without them no record flows. */
+    /** JDK 17 flags: without them Spark's and Apex's reflection into the JDK fails and no record flows. */
     private static final class Flags {
         static final List<String> SPARK = List.of(
                 "-XX:+IgnoreUnrecognizedVMOptions",
