@@ -14,10 +14,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The report as a reader sees it: headless Chromium (./bench test installs it) loads index.html from disk. */
+@Tag("integration")
 class ReportInBrowserTest {
 
     @Test

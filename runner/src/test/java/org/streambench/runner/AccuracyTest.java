@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code callMicros} is a database whose every call takes exactly that long, and {@code --rate}
  * is a schedule the generators must keep.
  */
+@Tag("integration")
 class AccuracyTest {
 
     private static final int CALL_MICROS = 2000;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -12,6 +13,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.streambench.runner.servers.ServerState;
 
 /** The README's claim that every engine works with every database: a short bounded insert run of each of the 15 pairs, verified. */
+@Tag("integration")
 class AllPairsTest {
 
     private static final int RECORDS = 400;

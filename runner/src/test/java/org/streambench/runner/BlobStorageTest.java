@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.streambench.db.Database;
@@ -27,6 +28,7 @@ import org.streambench.runner.servers.ServerState;
  * bytes each database stores for a run must grow by about records x BLOB size. (The MongoDB
  * emulator is left out: its storage says nothing about MongoDB's.)
  */
+@Tag("integration")
 class BlobStorageTest {
 
     private static final int RECORDS = 40;

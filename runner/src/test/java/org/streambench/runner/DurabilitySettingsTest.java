@@ -3,11 +3,13 @@ package org.streambench.runner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.streambench.db.Database;
 
 /** Every local server runs its vendor's default durability, and each connector reports what is in force. */
+@Tag("integration")
 class DurabilitySettingsTest {
 
     @ParameterizedTest(name = "{0}: {1} = {2}")

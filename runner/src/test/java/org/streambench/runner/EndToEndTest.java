@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,7 @@ import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 
 /** bench run through the real CLI: a Flink job JVM against a real PostgreSQL, result files, metrics. */
+@Tag("integration")
 class EndToEndTest {
 
     @ParameterizedTest(name = "{0} x postgresql, {1}")

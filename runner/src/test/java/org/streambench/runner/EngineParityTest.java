@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,6 +25,7 @@ import org.streambench.runner.servers.ServerState;
  * depend on how the engine interleaves them); update-only runs one, because two generators
  * updating the same key would add doubles in an engine-dependent order.
  */
+@Tag("integration")
 class EngineParityTest {
 
     private static final int RECORDS = 3000;

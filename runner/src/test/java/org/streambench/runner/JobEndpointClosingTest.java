@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.generator.Keys;
@@ -31,6 +32,7 @@ import org.streambench.operators.ProcessingOperator;
  * an unbounded run (which ends only when asked) it is a failure. Here the endpoint is a real job
  * runtime in this JVM, and the "job JVM" a process that outlives the endpoint by two seconds.
  */
+@Tag("integration")
 class JobEndpointClosingTest {
 
     private final ScheduledExecutorService background = Executors.newSingleThreadScheduledExecutor();

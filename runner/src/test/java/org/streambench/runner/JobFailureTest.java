@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.runner.servers.LocalServers;
@@ -20,6 +21,7 @@ import org.streambench.runner.servers.ServerState;
  * A job whose database disappears mid-run: the run ends at the first failed call, with an error in
  * the summary and the result file that says the database stopped answering.
  */
+@Tag("integration")
 class JobFailureTest {
 
     @Test

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,7 @@ import org.streambench.runner.matrix.Journal;
 import org.streambench.runner.servers.LocalServers;
 
 /** bench matrix as a user runs it: its own JVM, its own local servers, killed and resumed. */
+@Tag("integration")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class MatrixTest {
 

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +33,7 @@ import org.streambench.runner.servers.ServerState;
  * Whatever a run starts it stops, also when it is killed or interrupted; nothing half-written
  * looks like a result; a result's status agrees with its exit code; errors name the real cause.
  */
+@Tag("integration")
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class NoLeaksTest {
 

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,6 +31,7 @@ import org.streambench.operators.ProcessingOperator;
  * The processing operator's semantics for every pattern, against every database the suite runs
  * locally (real servers; MongoDB is the wire-protocol emulator, see the README).
  */
+@Tag("integration")
 class OperatorSemanticsTest {
 
     private static final int KEYS = 20;

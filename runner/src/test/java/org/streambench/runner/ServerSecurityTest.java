@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,6 +24,7 @@ import org.streambench.db.Databases;
 import org.streambench.runner.servers.ServerState;
 
 /** The suite's local servers listen on loopback only and let in only the suite, with the password generated for them. */
+@Tag("integration")
 class ServerSecurityTest {
 
     @ParameterizedTest

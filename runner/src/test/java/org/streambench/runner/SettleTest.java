@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -26,6 +27,7 @@ import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 
 /** After the prefill, each database writes out what it holds in memory and logs, so every measured window starts alike. */
+@Tag("integration")
 class SettleTest {
 
     private static Database prefilled(String database) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.streambench.db.Database;
@@ -23,6 +24,7 @@ import org.streambench.operators.ProcessingOperator;
  * Drives generator and operator in this JVM against a real server, then checks that the
  * verifier passes an honest run and catches every kind of change made behind the operator's back.
  */
+@Tag("integration")
 class VerifierTest {
 
     private static final int KEYS = 50;
