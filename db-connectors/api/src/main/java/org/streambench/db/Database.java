@@ -43,11 +43,27 @@ public interface Database extends AutoCloseable {
 
     Optional<StoredRecord> read(String id);
 
-    /** Stores a record whose key does not exist yet; a duplicate key is an error. */
+    /**
+     * Stores a record whose key does not exist yet. A duplicate key is an error (a
+     * {@link DatabaseException}) unless {@link #writesAreUpserts()}: then the record overwrites the one stored.
+     */
     void insert(SensorRecord record, byte[] blob);
 
-    /** Overwrites the record stored under {@code record.id()}; a missing key is an error. */
+    /**
+     * Overwrites the record stored under {@code record.id()}. A missing key is an error (a
+     * {@link DatabaseException}) unless {@link #writesAreUpserts()}: then the record is stored.
+     */
     void update(SensorRecord record, byte[] blob);
+
+    /**
+     * True where every write is an upsert (Cassandra, HBase): checking a key's state before writing
+     * would add a read to every write, so such a connector does not check. The benchmark never
+     * inserts a key twice nor updates a key it has not read, and verification counts the rows, so
+     * results are the same either way; a connector says which it is, and a test holds it to that.
+     */
+    default boolean writesAreUpserts() {
+        return false;
+    }
 
     long countRows();
 

@@ -76,6 +76,12 @@ public final class NoopDatabase implements Database {
                 : Optional.empty();
     }
 
+    /** It stores nothing, so no write can find a key in the wrong state. */
+    @Override
+    public boolean writesAreUpserts() {
+        return true;
+    }
+
     @Override
     public void insert(SensorRecord record, byte[] blob) {
         call();

@@ -165,6 +165,11 @@ public final class CassandraDatabase implements Database {
         }
     }
 
+    @Override
+    public boolean writesAreUpserts() {
+        return true;
+    }
+
     /** A plain INSERT: Cassandra writes are upserts; new keys are unique by construction and verification counts rows. */
     @Override
     public void insert(SensorRecord record, byte[] blob) {

@@ -144,6 +144,11 @@ public final class HBaseDatabase implements Database {
         }
     }
 
+    @Override
+    public boolean writesAreUpserts() {
+        return true;
+    }
+
     /** A Put: HBase writes are upserts; new keys are unique by construction and verification counts rows. */
     @Override
     public void insert(SensorRecord record, byte[] blob) {
