@@ -47,6 +47,8 @@ public final class ApexJob {
         JobMain.run(args, "Apache Apex " + com.datatorrent.stram.util.VersionInfo.APEX_VERSION.getVersion(), ApexJob::run);
     }
 
+    // Apex 3.7 deprecates LocalMode for its Launcher API; LocalMode is the launcher this adapter runs and is tested with
+    @SuppressWarnings({"deprecation", "rawtypes"})
     static void run(ExperimentSpec spec) throws Exception {
         LocalMode local = LocalMode.newInstance();
         local.prepareDAG(new Application(spec), new Configuration(false));
@@ -161,6 +163,8 @@ public final class ApexJob {
 
     /** Serializes records for the buffer server and routes them by id, so one key meets one partition. */
     public static final class RecordCodec implements StreamCodec<TimedRecord>, Serializable {
+        private static final long serialVersionUID = 1L;
+
         @Override
         public Object fromByteArray(Slice fragment) {
             try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(fragment.buffer, fragment.offset, fragment.length))) {

@@ -5,6 +5,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -29,10 +30,9 @@ public final class FlinkJob {
     }
 
     static void run(ExperimentSpec spec) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(loopbackOnly());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration());
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.disableOperatorChaining();
-        env.getConfig().disableGenericTypes(); // records travel with Flink's own serializers, never the slower Kryo fallback
         env.fromSource(new GeneratorSource(), WatermarkStrategy.noWatermarks(), "generator")
                 .setParallelism(spec.generatorParallelism())
                 .keyBy(TimedRecord::id)
@@ -43,16 +43,20 @@ public final class FlinkJob {
     }
 
     /** The local cluster's own listeners (blob server, RPC, shuffle) bind loopback, not every interface. */
-    private static Configuration loopbackOnly() {
+    private static Configuration configuration() {
         Configuration config = new Configuration();
         for (String option : new String[] {"jobmanager.bind-host", "jobmanager.rpc.address", "taskmanager.bind-host",
             "taskmanager.host", "rest.bind-address", "rest.address"}) {
             config.setString(option, LOOPBACK);
         }
+        // records travel with Flink's own serializers, never the slower Kryo fallback
+        config.set(PipelineOptions.GENERIC_TYPES, false);
         return config;
     }
 
     static final class Processing extends KeyedProcessFunction<String, TimedRecord, Void> {
+        private static final long serialVersionUID = 1L;
+
         private transient ProcessingOperator operator;
 
         @Override

@@ -32,6 +32,8 @@ import org.streambench.operators.GeneratorInstance;
  */
 final class GeneratorSource implements Source<TimedRecord, GeneratorSource.InstanceSplit, Integer> {
 
+    private static final long serialVersionUID = 1L;
+
     /** Records emitted per poll before the reader yields to Flink's mailbox. */
     private static final int BATCH = 64;
 

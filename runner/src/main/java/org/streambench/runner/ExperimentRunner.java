@@ -52,6 +52,7 @@ final class ExperimentRunner {
      * Runs the experiment into {@code dir}. If the runner is interrupted meanwhile, {@code dir} is
      * left holding a result.json whose status is "interrupted", never something that looks like a result.
      */
+    @SuppressWarnings("try") // the registration's close() is the cleanup
     RunResult run(ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir)
             throws IOException, InterruptedException {
         String startedAt = Instant.now().toString();
@@ -61,6 +62,7 @@ final class ExperimentRunner {
         }
     }
 
+    @SuppressWarnings("try") // the registration's close() is the cleanup
     private RunResult runMarked(ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir, String startedAt)
             throws IOException, InterruptedException {
         Engine engine = Engine.parse(requested.engine());
@@ -298,6 +300,8 @@ final class ExperimentRunner {
 
     /** The job did not run to its planned end. */
     static final class JobFailure extends Exception {
+        private static final long serialVersionUID = 1L;
+
         JobFailure(String message) {
             super(message);
         }

@@ -36,6 +36,8 @@ public final class SparkJob {
         JobMain.run(args, "Apache Spark " + org.apache.spark.package$.MODULE$.SPARK_VERSION(), SparkJob::run);
     }
 
+    // the study measures Spark Streaming (DStreams), which Spark deprecates in favour of Structured Streaming
+    @SuppressWarnings("deprecation")
     static void run(ExperimentSpec spec) throws Exception {
         int threads = spec.generatorParallelism() + spec.parallelism();
         SparkConf conf = new SparkConf()
@@ -57,8 +59,10 @@ public final class SparkJob {
             for (int instance = 0; instance < spec.generatorParallelism(); instance++) {
                 receivers.add(context.receiverStream(new GeneratorReceiver(instance)));
             }
-            JavaDStream<TimedRecord> records = receivers.size() == 1 ? receivers.get(0)
-                    : context.union(receivers.toArray(JavaDStream[]::new));
+            JavaDStream<TimedRecord> records = receivers.get(0);
+            for (JavaDStream<TimedRecord> receiver : receivers.subList(1, receivers.size())) {
+                records = records.union(receiver);
+            }
             HashPartitioner byId = new HashPartitioner(spec.parallelism());
             records.mapToPair(record -> new Tuple2<>(record.id(), record))
                     .transformToPair(batch -> batch.partitionBy(byId))
@@ -86,6 +90,8 @@ public final class SparkJob {
 
     /** Generator instance {@code instance} as a Spark receiver. */
     static final class GeneratorReceiver extends Receiver<TimedRecord> {
+        private static final long serialVersionUID = 1L;
+
         private final int instance;
 
         GeneratorReceiver(int instance) {

@@ -3,6 +3,8 @@ package org.streambench.db;
 /** A database call failed; the message names the database and, where possible, the fix. */
 public class DatabaseException extends RuntimeException {
 
+    private static final long serialVersionUID = 1L;
+
     public DatabaseException(String message) {
         super(message);
     }

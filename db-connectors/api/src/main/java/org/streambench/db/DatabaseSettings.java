@@ -7,6 +7,8 @@ import java.util.TreeMap;
 /** Connection settings of a connector: plain string keys and values (url, user, table, ...). */
 public final class DatabaseSettings implements Serializable {
 
+    private static final long serialVersionUID = 1L;
+
     private final TreeMap<String, String> values;
 
     public DatabaseSettings(Map<String, String> values) {

@@ -3,6 +3,7 @@ package org.streambench.runner.servers;
 import java.nio.file.Path;
 
 /** A real database server living inside its holder JVM ({@link ServerMain}). */
+@SuppressWarnings("try") // close() may be interrupted: stopping a server waits for it
 interface LocalServer extends AutoCloseable {
 
     /** Starts the server with its data under {@code dir}, secured with {@code password}; returns once it was started. */

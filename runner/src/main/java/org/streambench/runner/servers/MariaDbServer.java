@@ -15,6 +15,7 @@ import java.util.stream.Stream;
  * {@value #USER}, with the generated password. Anonymous accounts are removed; root keeps only
  * MariaDB's default Unix-socket authentication (the OS user root).
  */
+@SuppressWarnings("try") // close() may be interrupted: stopping a server waits for it
 final class MariaDbServer implements LocalServer {
 
     static final String DATABASE = "streambench";
