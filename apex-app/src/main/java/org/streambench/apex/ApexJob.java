@@ -44,10 +44,12 @@ public final class ApexJob {
     private static final long DRAIN_TIMEOUT_MILLIS = 600_000;
 
     public static void main(String[] args) {
-        JobMain.run(args, "Apache Apex " + com.datatorrent.stram.util.VersionInfo.APEX_VERSION.getVersion(), ApexJob::run);
+        JobMain.run(
+                args, "Apache Apex " + com.datatorrent.stram.util.VersionInfo.APEX_VERSION.getVersion(), ApexJob::run);
     }
 
-    // Apex 3.7 deprecates LocalMode for its Launcher API; LocalMode is the launcher this adapter runs and is tested with
+    // Apex 3.7 deprecates LocalMode for its Launcher API; LocalMode is the launcher this adapter runs and is tested
+    // with
     @SuppressWarnings({"deprecation", "rawtypes"})
     static void run(ExperimentSpec spec) throws Exception {
         LocalMode local = LocalMode.newInstance();
@@ -58,7 +60,8 @@ public final class ApexJob {
         try {
             runtime.awaitGeneratorsDone();
             if (!runtime.awaitDrained(DRAIN_TIMEOUT_MILLIS)) {
-                throw new IllegalStateException("Apex did not process every emitted record within " + DRAIN_TIMEOUT_MILLIS + " ms");
+                throw new IllegalStateException(
+                        "Apex did not process every emitted record within " + DRAIN_TIMEOUT_MILLIS + " ms");
             }
         } finally {
             controller.shutdown();
@@ -78,7 +81,9 @@ public final class ApexJob {
             generator.instances = spec.generatorParallelism();
             generator.maxInFlight = Long.parseLong(spec.engineSetting("maxInFlight", "10000"));
             Processing processing = dag.addOperator("processing", new Processing());
-            dag.setOperatorAttribute(processing, Context.OperatorContext.PARTITIONER,
+            dag.setOperatorAttribute(
+                    processing,
+                    Context.OperatorContext.PARTITIONER,
                     new StatelessPartitioner<Processing>(spec.parallelism()));
             DAG.StreamMeta stream = dag.addStream("records", generator.output, processing.input);
             String locality = spec.engineSetting("streamLocality", "none");
@@ -115,7 +120,8 @@ public final class ApexJob {
         }
 
         @Override
-        public Collection<Partition<Generator>> definePartitions(Collection<Partition<Generator>> partitions, PartitioningContext context) {
+        public Collection<Partition<Generator>> definePartitions(
+                Collection<Partition<Generator>> partitions, PartitioningContext context) {
             List<Partition<Generator>> defined = new ArrayList<>();
             for (int i = 0; i < instances; i++) {
                 Generator partition = new Generator();
@@ -128,8 +134,7 @@ public final class ApexJob {
         }
 
         @Override
-        public void partitioned(Map<Integer, Partition<Generator>> partitions) {
-        }
+        public void partitioned(Map<Integer, Partition<Generator>> partitions) {}
     }
 
     /** The shared processing operator; records reach it partitioned by id. */
@@ -167,9 +172,17 @@ public final class ApexJob {
 
         @Override
         public Object fromByteArray(Slice fragment) {
-            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(fragment.buffer, fragment.offset, fragment.length))) {
-                return new TimedRecord(in.readUTF(), in.readInt(), in.readInt(), in.readInt(),
-                        in.readDouble(), in.readDouble(), in.readDouble(), in.readLong());
+            try (DataInputStream in =
+                    new DataInputStream(new ByteArrayInputStream(fragment.buffer, fragment.offset, fragment.length))) {
+                return new TimedRecord(
+                        in.readUTF(),
+                        in.readInt(),
+                        in.readInt(),
+                        in.readInt(),
+                        in.readDouble(),
+                        in.readDouble(),
+                        in.readDouble(),
+                        in.readLong());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -36,17 +36,26 @@ public final class FlinkJob {
         env.fromSource(new GeneratorSource(), WatermarkStrategy.noWatermarks(), "generator")
                 .setParallelism(spec.generatorParallelism())
                 .keyBy(TimedRecord::id)
-                .process(new Processing()).returns(Types.VOID).name("processing")
+                .process(new Processing())
+                .returns(Types.VOID)
+                .name("processing")
                 .setParallelism(spec.parallelism())
-                .sinkTo(new DiscardingSink<>()).setParallelism(spec.parallelism());
+                .sinkTo(new DiscardingSink<>())
+                .setParallelism(spec.parallelism());
         env.execute("streambench " + spec.database() + " " + spec.pattern().cliName() + " " + spec.blobBytes() + "B");
     }
 
     /** The local cluster's own listeners (blob server, RPC, shuffle) bind loopback, not every interface. */
     private static Configuration configuration() {
         Configuration config = new Configuration();
-        for (String option : new String[] {"jobmanager.bind-host", "jobmanager.rpc.address", "taskmanager.bind-host",
-            "taskmanager.host", "rest.bind-address", "rest.address"}) {
+        for (String option : new String[] {
+            "jobmanager.bind-host",
+            "jobmanager.rpc.address",
+            "taskmanager.bind-host",
+            "taskmanager.host",
+            "rest.bind-address",
+            "rest.address"
+        }) {
             config.setString(option, LOOPBACK);
         }
         // records travel with Flink's own serializers, never the slower Kryo fallback

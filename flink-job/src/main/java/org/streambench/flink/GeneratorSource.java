@@ -55,7 +55,8 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
     }
 
     @Override
-    public SplitEnumerator<InstanceSplit, Integer> restoreEnumerator(SplitEnumeratorContext<InstanceSplit> context, Integer state) {
+    public SplitEnumerator<InstanceSplit, Integer> restoreEnumerator(
+            SplitEnumeratorContext<InstanceSplit> context, Integer state) {
         return new Enumerator(context);
     }
 
@@ -82,16 +83,13 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
         }
 
         @Override
-        public void start() {
-        }
+        public void start() {}
 
         @Override
-        public void handleSplitRequest(int subtaskId, String requesterHostname) {
-        }
+        public void handleSplitRequest(int subtaskId, String requesterHostname) {}
 
         @Override
-        public void addSplitsBack(List<InstanceSplit> splits, int subtaskId) {
-        }
+        public void addSplitsBack(List<InstanceSplit> splits, int subtaskId) {}
 
         @Override
         public void addReader(int subtaskId) {
@@ -105,8 +103,7 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     private static final class Reader implements SourceReader<TimedRecord, InstanceSplit> {
@@ -116,8 +113,7 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
         private InstanceSplit split;
 
         @Override
-        public void start() {
-        }
+        public void start() {}
 
         @Override
         public InputStatus pollNext(ReaderOutput<TimedRecord> output) {
@@ -128,7 +124,8 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
                 long wait = generator.nanosUntilDue();
                 if (wait > 0) {
                     CompletableFuture<Void> due = new CompletableFuture<>();
-                    CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS).execute(() -> due.complete(null));
+                    CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS)
+                            .execute(() -> due.complete(null));
                     available = due;
                     return InputStatus.NOTHING_AVAILABLE;
                 }
@@ -159,12 +156,10 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
         }
 
         @Override
-        public void notifyNoMoreSplits() {
-        }
+        public void notifyNoMoreSplits() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     private static final class IntSerializer<T> implements SimpleVersionedSerializer<T> {

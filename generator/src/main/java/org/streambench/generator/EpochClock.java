@@ -11,8 +11,7 @@ public final class EpochClock {
     private static final long ANCHOR_EPOCH_NANOS = System.currentTimeMillis() * 1_000_000L;
     private static final long ANCHOR_NANO_TIME = System.nanoTime();
 
-    private EpochClock() {
-    }
+    private EpochClock() {}
 
     public static long nowNanos() {
         return ANCHOR_EPOCH_NANOS + (System.nanoTime() - ANCHOR_NANO_TIME);

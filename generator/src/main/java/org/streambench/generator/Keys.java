@@ -20,8 +20,7 @@ public final class Keys {
     public static final int MAX_TOKEN = (1 << TOKEN_BITS) - 1;
     public static final long MAX_EXISTING_KEYS = 100_000_000_000L;
 
-    private Keys() {
-    }
+    private Keys() {}
 
     public static String existing(long index) {
         if (index < 0 || index >= MAX_EXISTING_KEYS) {
@@ -38,8 +37,8 @@ public final class Keys {
             throw new IllegalArgumentException("generator instance out of range: " + instance);
         }
         if (sequence < 0 || sequence > MAX_SEQUENCE) {
-            throw new IllegalStateException("generator instance " + instance
-                    + " used up its new-key space (" + MAX_SEQUENCE + " keys per run)");
+            throw new IllegalStateException("generator instance " + instance + " used up its new-key space ("
+                    + MAX_SEQUENCE + " keys per run)");
         }
         long packed = ((long) token << (INSTANCE_BITS + SEQUENCE_BITS)) | ((long) instance << SEQUENCE_BITS) | sequence;
         return "n" + pad(Long.toString(packed, 36), 11);

@@ -17,7 +17,8 @@ public final class RecordGenerator {
 
     public RecordGenerator(long seed, Pattern pattern, long existingKeys, int runToken, int instance) {
         if (pattern.needsExistingKeys() && existingKeys <= 0) {
-            throw new IllegalArgumentException("pattern " + pattern.cliName() + " needs a prefilled key space (keys > 0)");
+            throw new IllegalArgumentException(
+                    "pattern " + pattern.cliName() + " needs a prefilled key space (keys > 0)");
         }
         if (existingKeys > Keys.MAX_EXISTING_KEYS) {
             throw new IllegalArgumentException("at most " + Keys.MAX_EXISTING_KEYS + " keys");
@@ -53,7 +54,8 @@ public final class RecordGenerator {
 
     /** The values the prefill stores under existing key {@code index}; independent of the seed. */
     public static SensorRecord prefill(long index) {
-        return values(Keys.existing(index), splitMix(index * GOLDEN_GAMMA + 0x5EED), TimedRecord.UNTIMED).record();
+        return values(Keys.existing(index), splitMix(index * GOLDEN_GAMMA + 0x5EED), TimedRecord.UNTIMED)
+                .record();
     }
 
     /** Built directly as the record the engines carry: one object per record, the per-record cost of the harness's ceiling. */
@@ -61,9 +63,15 @@ public final class RecordGenerator {
         long a = splitMix(state + GOLDEN_GAMMA);
         long b = splitMix(state + 2 * GOLDEN_GAMMA);
         long c = splitMix(state + 3 * GOLDEN_GAMMA);
-        return new TimedRecord(id,
-                (int) Long.remainderUnsigned(a, 1000), (int) Long.remainderUnsigned(b, 1000), (int) Long.remainderUnsigned(c, 1000),
-                acceleration(splitMix(a)), acceleration(splitMix(b)), acceleration(splitMix(c)), intendedEpochNanos);
+        return new TimedRecord(
+                id,
+                (int) Long.remainderUnsigned(a, 1000),
+                (int) Long.remainderUnsigned(b, 1000),
+                (int) Long.remainderUnsigned(c, 1000),
+                acceleration(splitMix(a)),
+                acceleration(splitMix(b)),
+                acceleration(splitMix(c)),
+                intendedEpochNanos);
     }
 
     /** A value in [-10, 10): an acceleration in m/s². */

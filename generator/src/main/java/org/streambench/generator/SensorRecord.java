@@ -6,8 +6,8 @@ import java.io.Serializable;
  * One pseudo acceleration-sensor reading: an identifier of exactly 12 characters,
  * three {@code int} values and three {@code double} values.
  */
-public record SensorRecord(String id, int int1, int int2, int int3,
-                           double double1, double double2, double double3) implements Serializable {
+public record SensorRecord(String id, int int1, int int2, int int3, double double1, double double2, double double3)
+        implements Serializable {
 
     public static final int ID_LENGTH = 12;
 
@@ -19,7 +19,13 @@ public record SensorRecord(String id, int int1, int int2, int int3,
 
     /** The field-by-field sum of this record and {@code other}, under this record's id. */
     public SensorRecord plus(SensorRecord other) {
-        return new SensorRecord(id, int1 + other.int1, int2 + other.int2, int3 + other.int3,
-                double1 + other.double1, double2 + other.double2, double3 + other.double3);
+        return new SensorRecord(
+                id,
+                int1 + other.int1,
+                int2 + other.int2,
+                int3 + other.int3,
+                double1 + other.double1,
+                double2 + other.double2,
+                double3 + other.double3);
     }
 }

@@ -9,15 +9,30 @@ import java.io.Serializable;
  * generator was behind its schedule (no coordinated omission). Flat rather than wrapping a
  * {@link SensorRecord}: every engine serializes it per record, and one object costs half of two.
  */
-public record TimedRecord(String id, int int1, int int2, int int3, double double1, double double2, double double3,
-                          long intendedEpochNanos) implements Serializable {
+public record TimedRecord(
+        String id,
+        int int1,
+        int int2,
+        int int3,
+        double double1,
+        double double2,
+        double double3,
+        long intendedEpochNanos)
+        implements Serializable {
 
     /** The {@code intendedEpochNanos} of a record that is not timed end to end (unthrottled runs time a sample). */
     public static final long UNTIMED = 0;
 
     public static TimedRecord of(SensorRecord record, long intendedEpochNanos) {
-        return new TimedRecord(record.id(), record.int1(), record.int2(), record.int3(),
-                record.double1(), record.double2(), record.double3(), intendedEpochNanos);
+        return new TimedRecord(
+                record.id(),
+                record.int1(),
+                record.int2(),
+                record.int3(),
+                record.double1(),
+                record.double2(),
+                record.double3(),
+                intendedEpochNanos);
     }
 
     public SensorRecord record() {

@@ -45,7 +45,10 @@ class RateLimiterTest {
         for (int k = 0; k < 3_000; k++) {
             limiter.take();
         }
-        assertEquals(5_000 * MS + 1_000_000 * MS, limiter.nextDueNanos(), "permit 3000 is due exactly 1000 s after the start");
+        assertEquals(
+                5_000 * MS + 1_000_000 * MS,
+                limiter.nextDueNanos(),
+                "permit 3000 is due exactly 1000 s after the start");
     }
 
     @Test

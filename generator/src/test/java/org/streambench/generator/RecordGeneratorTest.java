@@ -33,7 +33,10 @@ class RecordGeneratorTest {
     @Test
     void newKeysKeepTwelveCharactersAtTheEdgesOfTheirSpace() {
         assertEquals(12, Keys.fresh(0, 0, 0).length());
-        assertEquals(12, Keys.fresh(Keys.MAX_TOKEN, Keys.MAX_INSTANCES - 1, Keys.MAX_SEQUENCE).length());
+        assertEquals(
+                12,
+                Keys.fresh(Keys.MAX_TOKEN, Keys.MAX_INSTANCES - 1, Keys.MAX_SEQUENCE)
+                        .length());
         assertEquals(12, Keys.existing(Keys.MAX_EXISTING_KEYS - 1).length());
         assertThrows(IllegalStateException.class, () -> Keys.fresh(0, 0, Keys.MAX_SEQUENCE + 1));
         assertThrows(IllegalArgumentException.class, () -> Keys.fresh(0, Keys.MAX_INSTANCES, 0));
@@ -120,7 +123,9 @@ class RecordGeneratorTest {
             }
             distinctValues.add(List.of(r.int1(), r.int2(), r.int3(), r.double1(), r.double2(), r.double3()));
         }
-        assertTrue(distinctValues.size() > 990, "only " + distinctValues.size() + " distinct value tuples in 1000 prefilled entries");
+        assertTrue(
+                distinctValues.size() > 990,
+                "only " + distinctValues.size() + " distinct value tuples in 1000 prefilled entries");
     }
 
     @Test

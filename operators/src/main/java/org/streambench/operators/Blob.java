@@ -20,8 +20,7 @@ public final class Blob {
     /** Keeps the BLOB's random stream apart from the generator's, which uses the same seed. */
     private static final long SALT = 0x5DEECE66DL;
 
-    private Blob() {
-    }
+    private Blob() {}
 
     public static byte[] of(int size, long seed) {
         if (size <= 0) {
@@ -34,6 +33,7 @@ public final class Blob {
 
     /** About this many bytes of distinct BLOBs per run (at most {@value #MAX_DISTINCT} of them). */
     static final long POOL_BYTES = 8L << 20;
+
     static final int MAX_DISTINCT = 1024;
     private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
     private static final Map<String, Pool> POOLS = new ConcurrentHashMap<>();

@@ -26,17 +26,32 @@ import org.streambench.generator.Pattern;
  * @param databaseSettings   connector settings (url, user, password, table, ...)
  * @param engineSettings     engine options (Spark: batchIntervalMillis; Apex: streamLocality)
  */
-public record ExperimentSpec(String engine, String database, Pattern pattern, int blobBytes,
-                             int durationSeconds, int warmupSeconds, double rate, long keys,
-                             int parallelism, int generatorParallelism, long seed, int runToken,
-                             long recordsPerGenerator, String metricsHost, int metricsPort,
-                             Map<String, String> databaseSettings, Map<String, String> engineSettings) implements Serializable {
+public record ExperimentSpec(
+        String engine,
+        String database,
+        Pattern pattern,
+        int blobBytes,
+        int durationSeconds,
+        int warmupSeconds,
+        double rate,
+        long keys,
+        int parallelism,
+        int generatorParallelism,
+        long seed,
+        int runToken,
+        long recordsPerGenerator,
+        String metricsHost,
+        int metricsPort,
+        Map<String, String> databaseSettings,
+        Map<String, String> engineSettings)
+        implements Serializable {
 
     /**
      * The job JVM's environment variable that carries the database password: the spec file on
      * disk never holds it.
      */
     public static final String PASSWORD_ENVIRONMENT = "STREAMBENCH_DB_PASSWORD";
+
     private static final String PASSWORD = "password";
     private static final String DB_PREFIX = "db.";
     private static final String ENGINE_PREFIX = "engine.";
@@ -59,21 +74,66 @@ public record ExperimentSpec(String engine, String database, Pattern pattern, in
     }
 
     public ExperimentSpec withRunToken(int token) {
-        return new ExperimentSpec(engine, database, pattern, blobBytes, durationSeconds, warmupSeconds, rate, keys,
-                parallelism, generatorParallelism, seed, token, recordsPerGenerator, metricsHost, metricsPort,
-                databaseSettings, engineSettings);
+        return new ExperimentSpec(
+                engine,
+                database,
+                pattern,
+                blobBytes,
+                durationSeconds,
+                warmupSeconds,
+                rate,
+                keys,
+                parallelism,
+                generatorParallelism,
+                seed,
+                token,
+                recordsPerGenerator,
+                metricsHost,
+                metricsPort,
+                databaseSettings,
+                engineSettings);
     }
 
     public ExperimentSpec withDatabaseSettings(Map<String, String> settings) {
-        return new ExperimentSpec(engine, database, pattern, blobBytes, durationSeconds, warmupSeconds, rate, keys,
-                parallelism, generatorParallelism, seed, runToken, recordsPerGenerator, metricsHost, metricsPort,
-                settings, engineSettings);
+        return new ExperimentSpec(
+                engine,
+                database,
+                pattern,
+                blobBytes,
+                durationSeconds,
+                warmupSeconds,
+                rate,
+                keys,
+                parallelism,
+                generatorParallelism,
+                seed,
+                runToken,
+                recordsPerGenerator,
+                metricsHost,
+                metricsPort,
+                settings,
+                engineSettings);
     }
 
     public ExperimentSpec withPattern(Pattern other) {
-        return new ExperimentSpec(engine, database, other, blobBytes, durationSeconds, warmupSeconds, rate, keys,
-                parallelism, generatorParallelism, seed, runToken, recordsPerGenerator, metricsHost, metricsPort,
-                databaseSettings, engineSettings);
+        return new ExperimentSpec(
+                engine,
+                database,
+                other,
+                blobBytes,
+                durationSeconds,
+                warmupSeconds,
+                rate,
+                keys,
+                parallelism,
+                generatorParallelism,
+                seed,
+                runToken,
+                recordsPerGenerator,
+                metricsHost,
+                metricsPort,
+                databaseSettings,
+                engineSettings);
     }
 
     public void write(Path file) throws IOException {
@@ -121,14 +181,24 @@ public record ExperimentSpec(String engine, String database, Pattern pattern, in
         if (password != null) {
             settings.put(PASSWORD, password);
         }
-        return new ExperimentSpec(p.getProperty("engine"), p.getProperty("database"),
-                Pattern.parse(p.getProperty("pattern")), Integer.parseInt(p.getProperty("blobBytes")),
-                Integer.parseInt(p.getProperty("durationSeconds")), Integer.parseInt(p.getProperty("warmupSeconds")),
-                Double.parseDouble(p.getProperty("rate")), Long.parseLong(p.getProperty("keys")),
-                Integer.parseInt(p.getProperty("parallelism")), Integer.parseInt(p.getProperty("generatorParallelism")),
-                Long.parseLong(p.getProperty("seed")), Integer.parseInt(p.getProperty("runToken")),
+        return new ExperimentSpec(
+                p.getProperty("engine"),
+                p.getProperty("database"),
+                Pattern.parse(p.getProperty("pattern")),
+                Integer.parseInt(p.getProperty("blobBytes")),
+                Integer.parseInt(p.getProperty("durationSeconds")),
+                Integer.parseInt(p.getProperty("warmupSeconds")),
+                Double.parseDouble(p.getProperty("rate")),
+                Long.parseLong(p.getProperty("keys")),
+                Integer.parseInt(p.getProperty("parallelism")),
+                Integer.parseInt(p.getProperty("generatorParallelism")),
+                Long.parseLong(p.getProperty("seed")),
+                Integer.parseInt(p.getProperty("runToken")),
                 Long.parseLong(p.getProperty("recordsPerGenerator")),
-                p.getProperty("metricsHost"), Integer.parseInt(p.getProperty("metricsPort")), settings, withPrefix(p, ENGINE_PREFIX));
+                p.getProperty("metricsHost"),
+                Integer.parseInt(p.getProperty("metricsPort")),
+                settings,
+                withPrefix(p, ENGINE_PREFIX));
     }
 
     private static Map<String, String> withPrefix(Properties p, String prefix) {

@@ -19,6 +19,7 @@ public final class GeneratorInstance {
 
     /** The in-flight count costs a few sums, so it is checked every 64 records. */
     private static final long CREDIT_CHECK_MASK = 63;
+
     private static final long CREDIT_WAIT_NANOS = 100_000;
     /** On an unthrottled run, one record in this many carries its emit time for the end-to-end latency. */
     static final int UNTHROTTLED_TIMED_EVERY = 16;

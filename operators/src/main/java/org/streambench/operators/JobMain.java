@@ -26,10 +26,10 @@ public final class JobMain {
 
     /** System properties of the job JVM: the launching runner's PID and start time (epoch ms), watched by the job. */
     public static final String RUNNER_PID_PROPERTY = "streambench.runner.pid";
+
     public static final String RUNNER_START_PROPERTY = "streambench.runner.start";
 
-    private JobMain() {
-    }
+    private JobMain() {}
 
     public static void run(String[] args, String engineVersion, Pipeline pipeline) {
         if (args.length != 2) {
@@ -62,7 +62,8 @@ public final class JobMain {
     }
 
     /** Writes the job report once; returns the exit code. */
-    private static synchronized int finish(JobRuntime runtime, Path reportFile, String engineVersion, String status, String error) {
+    private static synchronized int finish(
+            JobRuntime runtime, Path reportFile, String engineVersion, String status, String error) {
         Properties report = new Properties();
         report.setProperty("engineVersion", engineVersion);
         report.setProperty("status", status);

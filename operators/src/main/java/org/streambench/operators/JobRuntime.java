@@ -34,22 +34,35 @@ public final class JobRuntime implements AutoCloseable {
     private volatile boolean stopRequested;
     private volatile OperatorMetrics.LatencyWindow measuredWindow;
     private volatile String failure;
-    private volatile Consumer<String> onFailure = reason -> { };
+    private volatile Consumer<String> onFailure = reason -> {};
 
     private JobRuntime(ExperimentSpec spec) throws IOException {
         this.spec = spec;
         this.metrics = new OperatorMetrics(spec, this::totalEmitted);
         this.server = HttpServer.create(new InetSocketAddress(spec.metricsHost(), spec.metricsPort()), 16);
-        server.createContext("/metrics", exchange -> respond(exchange, "GET", metrics::scrape,
-                "text/plain; version=0.0.4; charset=utf-8"));
-        server.createContext("/measure", exchange -> respond(exchange, "POST", () -> {
-            metrics.resetLatencyWindow();
-            return "measuring\n";
-        }, "text/plain"));
-        server.createContext("/stop", exchange -> respond(exchange, "POST", () -> {
-            requestStop();
-            return "stopping\n";
-        }, "text/plain"));
+        server.createContext(
+                "/metrics",
+                exchange -> respond(exchange, "GET", metrics::scrape, "text/plain; version=0.0.4; charset=utf-8"));
+        server.createContext(
+                "/measure",
+                exchange -> respond(
+                        exchange,
+                        "POST",
+                        () -> {
+                            metrics.resetLatencyWindow();
+                            return "measuring\n";
+                        },
+                        "text/plain"));
+        server.createContext(
+                "/stop",
+                exchange -> respond(
+                        exchange,
+                        "POST",
+                        () -> {
+                            requestStop();
+                            return "stopping\n";
+                        },
+                        "text/plain"));
         server.setExecutor(Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "streambench-metrics-http");
             t.setDaemon(true);
@@ -70,7 +83,8 @@ public final class JobRuntime implements AutoCloseable {
     /** The runtime of this JVM, for operator instances the engine created from serialized state. */
     public static synchronized JobRuntime get() {
         if (current == null) {
-            throw new IllegalStateException("no streambench job runtime in this JVM; engine adapters must start it in main");
+            throw new IllegalStateException(
+                    "no streambench job runtime in this JVM; engine adapters must start it in main");
         }
         return current;
     }
@@ -148,7 +162,8 @@ public final class JobRuntime implements AutoCloseable {
         if (stopRequested) {
             return true;
         }
-        return spec.bounded() && emittedByInstance.size() == spec.generatorParallelism()
+        return spec.bounded()
+                && emittedByInstance.size() == spec.generatorParallelism()
                 && emittedByInstance.values().stream().allMatch(count -> count.get() >= spec.recordsPerGenerator());
     }
 
@@ -198,7 +213,8 @@ public final class JobRuntime implements AutoCloseable {
     public void describe(Properties report) {
         Map<Integer, Long> emitted = emittedByInstance();
         report.setProperty("generator.instances", Integer.toString(emitted.size()));
-        emitted.forEach((instance, count) -> report.setProperty("generator." + instance + ".emitted", Long.toString(count)));
+        emitted.forEach(
+                (instance, count) -> report.setProperty("generator." + instance + ".emitted", Long.toString(count)));
         for (Operation op : Operation.values()) {
             report.setProperty("processed." + op.label(), Long.toString(metrics.processedCount(op)));
         }
@@ -229,7 +245,8 @@ public final class JobRuntime implements AutoCloseable {
         String get();
     }
 
-    private static void respond(HttpExchange exchange, String method, Body body, String contentType) throws IOException {
+    private static void respond(HttpExchange exchange, String method, Body body, String contentType)
+            throws IOException {
         try (exchange) {
             if (!method.equals(exchange.getRequestMethod())) {
                 exchange.sendResponseHeaders(405, -1);

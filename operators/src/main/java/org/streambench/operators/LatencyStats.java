@@ -7,9 +7,15 @@ import org.HdrHistogram.Histogram;
 public record LatencyStats(long count, double mean, double stddev, long p50, long p95, long p99, long p999, long max) {
 
     public static LatencyStats of(Histogram nanos) {
-        return new LatencyStats(nanos.getTotalCount(), nanos.getMean() / 1000.0, nanos.getStdDeviation() / 1000.0,
-                micros(nanos.getValueAtPercentile(50)), micros(nanos.getValueAtPercentile(95)),
-                micros(nanos.getValueAtPercentile(99)), micros(nanos.getValueAtPercentile(99.9)), micros(nanos.getMaxValue()));
+        return new LatencyStats(
+                nanos.getTotalCount(),
+                nanos.getMean() / 1000.0,
+                nanos.getStdDeviation() / 1000.0,
+                micros(nanos.getValueAtPercentile(50)),
+                micros(nanos.getValueAtPercentile(95)),
+                micros(nanos.getValueAtPercentile(99)),
+                micros(nanos.getValueAtPercentile(99.9)),
+                micros(nanos.getMaxValue()));
     }
 
     private static long micros(long nanos) {
@@ -28,10 +34,14 @@ public record LatencyStats(long count, double mean, double stddev, long p50, lon
     }
 
     public static LatencyStats readFrom(Properties p, String prefix) {
-        return new LatencyStats(Long.parseLong(p.getProperty(prefix + "count")),
-                Double.parseDouble(p.getProperty(prefix + "mean")), Double.parseDouble(p.getProperty(prefix + "stddev")),
-                Long.parseLong(p.getProperty(prefix + "p50")), Long.parseLong(p.getProperty(prefix + "p95")),
-                Long.parseLong(p.getProperty(prefix + "p99")), Long.parseLong(p.getProperty(prefix + "p999")),
+        return new LatencyStats(
+                Long.parseLong(p.getProperty(prefix + "count")),
+                Double.parseDouble(p.getProperty(prefix + "mean")),
+                Double.parseDouble(p.getProperty(prefix + "stddev")),
+                Long.parseLong(p.getProperty(prefix + "p50")),
+                Long.parseLong(p.getProperty(prefix + "p95")),
+                Long.parseLong(p.getProperty(prefix + "p99")),
+                Long.parseLong(p.getProperty(prefix + "p999")),
                 Long.parseLong(p.getProperty(prefix + "max")));
     }
 }

@@ -41,6 +41,7 @@ public final class OperatorMetrics {
      * costs about as much as everything else the operator does per record against noop.
      */
     private final Recorder endToEndWindow = new Recorder(3);
+
     private final Recorder generatorDelayWindow = new Recorder(3);
     private final AtomicReference<String> firstError = new AtomicReference<>();
     /** Held here because Micrometer keeps a function counter's state only weakly. */
@@ -48,33 +49,59 @@ public final class OperatorMetrics {
 
     OperatorMetrics(ExperimentSpec spec, LongSupplier generatedRecords) {
         this.generatedRecords = generatedRecords;
-        Tags tags = Tags.of("engine", spec.engine(), "database", spec.database(),
-                "pattern", spec.pattern().cliName(), "blob_bytes", Integer.toString(spec.blobBytes()));
+        Tags tags = Tags.of(
+                "engine",
+                spec.engine(),
+                "database",
+                spec.database(),
+                "pattern",
+                spec.pattern().cliName(),
+                "blob_bytes",
+                Integer.toString(spec.blobBytes()));
         for (Operation op : Operation.values()) {
             Tags opTags = tags.and("operation", op.label());
-            processed.put(op, Counter.builder("streambench.records").description("records processed, by the database call that completed them")
-                    .tags(opTags).register(registry));
-            errors.put(op, Counter.builder("streambench.db.errors").description("failed database calls")
-                    .tags(opTags).register(registry));
+            processed.put(
+                    op,
+                    Counter.builder("streambench.records")
+                            .description("records processed, by the database call that completed them")
+                            .tags(opTags)
+                            .register(registry));
+            errors.put(
+                    op,
+                    Counter.builder("streambench.db.errors")
+                            .description("failed database calls")
+                            .tags(opTags)
+                            .register(registry));
         }
         for (ReadResult result : ReadResult.values()) {
             // failed reads get a metric of their own: they must not blend into the latency of reads that worked
             String name = result == ReadResult.FAILED ? "streambench.read.failed.latency" : "streambench.read.latency";
-            readLatency.put(result, Timer.builder(name).description("time of the database read call, by its result")
-                    .tags(tags.and("result", result.label())).publishPercentileHistogram()
-                    .minimumExpectedValue(Duration.ofNanos(10_000)).maximumExpectedValue(Duration.ofSeconds(10))
-                    .register(registry));
+            readLatency.put(
+                    result,
+                    Timer.builder(name)
+                            .description("time of the database read call, by its result")
+                            .tags(tags.and("result", result.label()))
+                            .publishPercentileHistogram()
+                            .minimumExpectedValue(Duration.ofNanos(10_000))
+                            .maximumExpectedValue(Duration.ofSeconds(10))
+                            .register(registry));
             readLatencyWindowByResult.put(result, new Recorder(3));
         }
-        Gauge.builder("streambench.job.clock", () -> EpochClock.nowNanos() / 1e9).baseUnit("seconds")
-                .description("the job's clock (epoch) when the metrics were read").register(registry);
+        Gauge.builder("streambench.job.clock", () -> EpochClock.nowNanos() / 1e9)
+                .baseUnit("seconds")
+                .description("the job's clock (epoch) when the metrics were read")
+                .register(registry);
         FunctionCounter.builder("streambench.generated.records", generatedRecords, LongSupplier::getAsLong)
-                .description("records emitted by the generator operators").tags(tags).register(registry);
+                .description("records emitted by the generator operators")
+                .tags(tags)
+                .register(registry);
     }
 
     /** What a read found: the key (hit), nothing (miss: a new key in the mixed pattern), or an error. */
     public enum ReadResult {
-        HIT, MISS, FAILED;
+        HIT,
+        MISS,
+        FAILED;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -134,15 +161,19 @@ public final class OperatorMetrics {
         readLatencyWindowByResult.forEach((result, recorder) -> byResult.put(result, recorder.getIntervalHistogram()));
         Histogram successful = byResult.get(ReadResult.HIT).copy();
         successful.add(byResult.get(ReadResult.MISS));
-        return new LatencyWindow(successful, byResult, endToEndWindow.getIntervalHistogram(), generatorDelayWindow.getIntervalHistogram());
+        return new LatencyWindow(
+                successful,
+                byResult,
+                endToEndWindow.getIntervalHistogram(),
+                generatorDelayWindow.getIntervalHistogram());
     }
 
     /**
      * The latencies of one window: {@code successful} reads = hits and misses; {@code byResult} each
      * read result apart; {@code endToEnd} of every processed record; {@code generatorDelay} of every emitted record.
      */
-    public record LatencyWindow(Histogram successful, Map<ReadResult, Histogram> byResult, Histogram endToEnd, Histogram generatorDelay) {
-    }
+    public record LatencyWindow(
+            Histogram successful, Map<ReadResult, Histogram> byResult, Histogram endToEnd, Histogram generatorDelay) {}
 
     public String scrape() {
         return registry.scrape();

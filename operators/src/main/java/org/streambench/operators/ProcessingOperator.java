@@ -29,7 +29,8 @@ public final class ProcessingOperator implements AutoCloseable {
     private final OperatorMetrics metrics;
     private final Consumer<String> failRun;
 
-    ProcessingOperator(Pattern pattern, Database database, Blob.Pool blobs, OperatorMetrics metrics, Consumer<String> failRun) {
+    ProcessingOperator(
+            Pattern pattern, Database database, Blob.Pool blobs, OperatorMetrics metrics, Consumer<String> failRun) {
         this.pattern = pattern;
         this.database = database;
         this.blobs = blobs;
@@ -47,7 +48,8 @@ public final class ProcessingOperator implements AutoCloseable {
             database.prepareStatements();
         } catch (RuntimeException e) {
             // a setup failure ends the job at once, instead of an engine restarting the operator forever
-            runtime.fail("the processing operator could not open the " + spec.database() + " connector: " + e.getMessage());
+            runtime.fail(
+                    "the processing operator could not open the " + spec.database() + " connector: " + e.getMessage());
             throw e;
         }
         return new ProcessingOperator(spec.pattern(), database, Blob.pool(spec), runtime.metrics(), runtime::fail);
@@ -93,7 +95,9 @@ public final class ProcessingOperator implements AutoCloseable {
             metrics.recordRead(System.nanoTime() - start, OperatorMetrics.ReadResult.FAILED);
             throw e;
         }
-        metrics.recordRead(System.nanoTime() - start, found.isPresent() ? OperatorMetrics.ReadResult.HIT : OperatorMetrics.ReadResult.MISS);
+        metrics.recordRead(
+                System.nanoTime() - start,
+                found.isPresent() ? OperatorMetrics.ReadResult.HIT : OperatorMetrics.ReadResult.MISS);
         return found;
     }
 

@@ -12,8 +12,7 @@ final class RunnerWatchdog {
 
     private static final long CHECK_MILLIS = 500;
 
-    private RunnerWatchdog() {
-    }
+    private RunnerWatchdog() {}
 
     /** Starts watching if this JVM was launched by a runner (the properties are set); otherwise does nothing. */
     static void startIfLaunchedByRunner() {
@@ -23,27 +22,36 @@ final class RunnerWatchdog {
         }
         long runnerPid = Long.parseLong(pid);
         String start = System.getProperty(JobMain.RUNNER_START_PROPERTY);
-        Optional<Instant> runnerStart = start == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(Long.parseLong(start)));
-        Thread watchdog = new Thread(() -> {
-            while (alive(runnerPid, runnerStart)) {
-                try {
-                    Thread.sleep(CHECK_MILLIS);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            System.err.println("streambench: the runner (pid " + runnerPid + ") is gone; ending the job now");
-            System.err.flush();
-            Runtime.getRuntime().halt(3);
-        }, "streambench-runner-watchdog");
+        Optional<Instant> runnerStart =
+                start == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(Long.parseLong(start)));
+        Thread watchdog = new Thread(
+                () -> {
+                    while (alive(runnerPid, runnerStart)) {
+                        try {
+                            Thread.sleep(CHECK_MILLIS);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                    System.err.println("streambench: the runner (pid " + runnerPid + ") is gone; ending the job now");
+                    System.err.flush();
+                    Runtime.getRuntime().halt(3);
+                },
+                "streambench-runner-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
     }
 
     static boolean alive(long pid, Optional<Instant> expectedStart) {
-        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                .filter(handle -> expectedStart.isEmpty() || handle.info().startInstant()
-                        .map(actual -> Math.abs(actual.toEpochMilli() - expectedStart.get().toEpochMilli()) < 1000).orElse(true))
+        return ProcessHandle.of(pid)
+                .filter(ProcessHandle::isAlive)
+                .filter(handle -> expectedStart.isEmpty()
+                        || handle.info()
+                                .startInstant()
+                                .map(actual -> Math.abs(actual.toEpochMilli()
+                                                - expectedStart.get().toEpochMilli())
+                                        < 1000)
+                                .orElse(true))
                 .isPresent();
     }
 }

@@ -8,28 +8,54 @@ import java.util.List;
  * repetitions (0 with one repetition); {@code latencyStddev} is the mean of the runs' standard
  * deviations (the spread of single reads, as the study's error bars).
  */
-public record Cell(Key key, List<RunRecord> runs, int okRuns, Double throughput, double throughputHalf, Double latency,
-                   double latencyHalf, Double latencyStddev, boolean emulated) {
+public record Cell(
+        Key key,
+        List<RunRecord> runs,
+        int okRuns,
+        Double throughput,
+        double throughputHalf,
+        Double latency,
+        double latencyHalf,
+        Double latencyStddev,
+        boolean emulated) {
 
-    public record Key(String engine, String database, String pattern, int blobBytes) {
-    }
+    public record Key(String engine, String database, String pattern, int blobBytes) {}
 
     public boolean ok() {
         return okRuns > 0 && okRuns == runs.size();
     }
 
     /** 97.5 % quantiles of Student's t for 1..30 degrees of freedom; 1.96 beyond. */
-    private static final double[] T975 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    private static final double[] T975 = {
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+        2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042
+    };
 
     static Cell of(Key key, List<RunRecord> runs) {
         List<RunRecord> ok = runs.stream().filter(RunRecord::ok).toList();
-        double[] throughputs = ok.stream().mapToDouble(RunRecord::throughputMean).toArray();
-        double[] latencies = ok.stream().filter(r -> r.readLatency() != null).mapToDouble(r -> r.readLatency().mean()).toArray();
-        Double latencyStddev = latencies.length == 0 ? null
-                : ok.stream().filter(r -> r.readLatency() != null).mapToDouble(r -> r.readLatency().stddev()).average().orElse(0);
-        return new Cell(key, List.copyOf(runs), ok.size(), mean(throughputs), half(throughputs), mean(latencies), half(latencies),
-                latencyStddev, runs.stream().anyMatch(RunRecord::emulated));
+        double[] throughputs =
+                ok.stream().mapToDouble(RunRecord::throughputMean).toArray();
+        double[] latencies = ok.stream()
+                .filter(r -> r.readLatency() != null)
+                .mapToDouble(r -> r.readLatency().mean())
+                .toArray();
+        Double latencyStddev = latencies.length == 0
+                ? null
+                : ok.stream()
+                        .filter(r -> r.readLatency() != null)
+                        .mapToDouble(r -> r.readLatency().stddev())
+                        .average()
+                        .orElse(0);
+        return new Cell(
+                key,
+                List.copyOf(runs),
+                ok.size(),
+                mean(throughputs),
+                half(throughputs),
+                mean(latencies),
+                half(latencies),
+                latencyStddev,
+                runs.stream().anyMatch(RunRecord::emulated));
     }
 
     static Double mean(double[] values) {

@@ -20,10 +20,10 @@ final class Charts {
     private static final int WIDTH = 640;
     private static final int HEIGHT = 380;
 
-    private Charts() {
-    }
+    private Charts() {}
 
-    static String throughput(Path dir, Map<Cell.Key, Cell> cells, List<String> engines, List<String> databases, String pattern, int blob)
+    static String throughput(
+            Path dir, Map<Cell.Key, Cell> cells, List<String> engines, List<String> databases, String pattern, int blob)
             throws IOException {
         CategoryChart chart = chart("Throughput, " + pattern + ", " + blob + " B", "records/s");
         for (String engine : engines) {
@@ -37,9 +37,11 @@ final class Charts {
         return save(dir, chart, "throughput-" + pattern + "-" + blob);
     }
 
-    static String latency(Path dir, Map<Cell.Key, Cell> cells, List<String> engines, List<String> databases, String pattern, int blob)
+    static String latency(
+            Path dir, Map<Cell.Key, Cell> cells, List<String> engines, List<String> databases, String pattern, int blob)
             throws IOException {
-        CategoryChart chart = chart("Read latency, " + pattern + ", " + blob + " B (error bars: standard deviation)", "microseconds");
+        CategoryChart chart =
+                chart("Read latency, " + pattern + ", " + blob + " B (error bars: standard deviation)", "microseconds");
         for (String engine : engines) {
             List<Double> values = new ArrayList<>();
             List<Double> errors = new ArrayList<>();
@@ -56,12 +58,21 @@ final class Charts {
 
     /** Database names; an emulated one is marked with an asterisk. */
     private static List<String> labels(List<String> databases, Map<Cell.Key, Cell> cells, String pattern, int blob) {
-        return databases.stream().map(d -> cells.values().stream().anyMatch(c -> c.key().database().equals(d) && c.emulated())
-                ? d + " (emulator)*" : d).toList();
+        return databases.stream()
+                .map(d ->
+                        cells.values().stream().anyMatch(c -> c.key().database().equals(d) && c.emulated())
+                                ? d + " (emulator)*"
+                                : d)
+                .toList();
     }
 
     private static CategoryChart chart(String title, String yTitle) {
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).yAxisTitle(yTitle).build();
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(title)
+                .yAxisTitle(yTitle)
+                .build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         chart.getStyler().setYAxisMin(0.0);
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);

@@ -27,7 +27,8 @@ public final class Report {
     public static final String FOLDER = "report";
     static final String HARNESS_CEILING = "noop";
     private static final List<String> ENGINE_ORDER = List.of("flink", "spark", "apex");
-    private static final List<String> DATABASE_ORDER = List.of("cassandra", "hbase", "mongodb", "postgresql", "mariadb");
+    private static final List<String> DATABASE_ORDER =
+            List.of("cassandra", "hbase", "mongodb", "postgresql", "mariadb");
     private static final List<String> PATTERN_ORDER = List.of("read", "insert", "update", "mixed");
 
     private final Path dir;
@@ -42,12 +43,15 @@ public final class Report {
         this.dir = dir;
         this.runs = runs;
         Map<Cell.Key, List<RunRecord>> byKey = new LinkedHashMap<>();
-        runs.forEach(r -> byKey.computeIfAbsent(new Cell.Key(r.engine(), r.database(), r.pattern(), r.blobBytes()), k -> new ArrayList<>()).add(r));
+        runs.forEach(r -> byKey.computeIfAbsent(
+                        new Cell.Key(r.engine(), r.database(), r.pattern(), r.blobBytes()), k -> new ArrayList<>())
+                .add(r));
         byKey.forEach((key, list) -> cells.put(key, Cell.of(key, list)));
         engines = ordered(runs, RunRecord::engine, ENGINE_ORDER);
         databases = ordered(runs, RunRecord::database, DATABASE_ORDER);
         patterns = ordered(runs, RunRecord::pattern, PATTERN_ORDER);
-        blobs = new ArrayList<>(new TreeSet<>(runs.stream().map(RunRecord::blobBytes).toList()));
+        blobs = new ArrayList<>(
+                new TreeSet<>(runs.stream().map(RunRecord::blobBytes).toList()));
     }
 
     /** Reads every result.json under {@code dir} (not under its report folder); throws {@link IllegalArgumentException} if there is none. */
@@ -58,10 +62,14 @@ public final class Report {
         List<Path> folders;
         try (Stream<Path> files = Files.walk(dir)) {
             folders = files.filter(p -> p.getFileName().toString().equals("result.json"))
-                    .filter(p -> !dir.relativize(p).startsWith(FOLDER)).map(Path::getParent).sorted().toList();
+                    .filter(p -> !dir.relativize(p).startsWith(FOLDER))
+                    .map(Path::getParent)
+                    .sorted()
+                    .toList();
         }
         if (folders.isEmpty()) {
-            throw new IllegalArgumentException(dir + " holds no result.json (give a matrix folder or a folder of runs)");
+            throw new IllegalArgumentException(
+                    dir + " holds no result.json (give a matrix folder or a folder of runs)");
         }
         List<RunRecord> runs = new ArrayList<>();
         for (Path folder : folders) {
@@ -72,7 +80,12 @@ public final class Report {
 
     /** The tables score real databases only: {@code noop} measures the harness's ceiling and stores nothing. */
     public Scores scores() {
-        return new Scores(cells, engines, databases.stream().filter(d -> !d.equals(HARNESS_CEILING)).toList(), patterns, blobs);
+        return new Scores(
+                cells,
+                engines,
+                databases.stream().filter(d -> !d.equals(HARNESS_CEILING)).toList(),
+                patterns,
+                blobs);
     }
 
     public List<RunRecord> runs() {
@@ -98,13 +111,34 @@ public final class Report {
                     + "durationSeconds,warmupSeconds,keys,parallelism,rate,commit,error");
             for (RunRecord r : runs) {
                 RunRecord.Latency l = r.readLatency();
-                csv.println(String.join(",", field(dir.relativize(r.folder()).toString()), r.engine(), r.database(), r.pattern(),
-                        Integer.toString(r.blobBytes()), repetition(r), r.status(), number(r.throughputMean()), number(r.throughputStddev()),
-                        l == null ? "" : number(l.mean()), l == null ? "" : number(l.stddev()), l == null ? "" : Long.toString(l.p50()),
-                        l == null ? "" : Long.toString(l.p95()), l == null ? "" : Long.toString(l.p99()), l == null ? "" : Long.toString(l.p999()),
-                        Long.toString(r.mismatches()), Boolean.toString(r.emulated()), field(r.engineVersion()), field(r.databaseVersion()),
-                        Integer.toString(r.durationSeconds()), Integer.toString(r.warmupSeconds()), Long.toString(r.keys()),
-                        Integer.toString(r.parallelism()), number(r.rate()), field(r.commit()), field(r.error())));
+                csv.println(String.join(
+                        ",",
+                        field(dir.relativize(r.folder()).toString()),
+                        r.engine(),
+                        r.database(),
+                        r.pattern(),
+                        Integer.toString(r.blobBytes()),
+                        repetition(r),
+                        r.status(),
+                        number(r.throughputMean()),
+                        number(r.throughputStddev()),
+                        l == null ? "" : number(l.mean()),
+                        l == null ? "" : number(l.stddev()),
+                        l == null ? "" : Long.toString(l.p50()),
+                        l == null ? "" : Long.toString(l.p95()),
+                        l == null ? "" : Long.toString(l.p99()),
+                        l == null ? "" : Long.toString(l.p999()),
+                        Long.toString(r.mismatches()),
+                        Boolean.toString(r.emulated()),
+                        field(r.engineVersion()),
+                        field(r.databaseVersion()),
+                        Integer.toString(r.durationSeconds()),
+                        Integer.toString(r.warmupSeconds()),
+                        Long.toString(r.keys()),
+                        Integer.toString(r.parallelism()),
+                        number(r.rate()),
+                        field(r.commit()),
+                        field(r.error())));
             }
         }
     }
@@ -117,11 +151,15 @@ public final class Report {
     private String html(Path out) throws IOException {
         Scores scores = scores();
         StringBuilder h = new StringBuilder();
-        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>streambench report</title>\n<style>")
-                .append("body{font-family:sans-serif;margin:24px;max-width:1400px}table{border-collapse:collapse;margin:8px 0 20px}")
-                .append("td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}th{background:#eee}td.l,th.l{text-align:left}")
+        h.append(
+                        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>streambench report</title>\n<style>")
+                .append(
+                        "body{font-family:sans-serif;margin:24px;max-width:1400px}table{border-collapse:collapse;margin:8px 0 20px}")
+                .append(
+                        "td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}th{background:#eee}td.l,th.l{text-align:left}")
                 .append(".bad{color:#b00;font-weight:bold}.tie{color:#555}.figs img{margin:4px;border:1px solid #ddd}")
-                .append(".note{background:#fff6d5;padding:6px 10px;border-left:4px solid #e0b000}</style></head><body>\n");
+                .append(
+                        ".note{background:#fff6d5;padding:6px 10px;border-left:4px solid #e0b000}</style></head><body>\n");
         h.append("<h1>streambench report</h1>\n");
         header(h);
         h.append("<h2>Table 1: fastest engine (throughput points per engine and database)</h2>\n");
@@ -137,12 +175,24 @@ public final class Report {
             h.append("<h3>").append(pattern).append("</h3>\n<div class=\"figs\">");
             for (int blob : blobs) {
                 String png = Charts.throughput(out, cells, engines, databases, pattern, blob);
-                h.append("<img alt=\"throughput ").append(pattern).append(' ').append(blob).append(" B\" src=\"").append(png).append("\">");
+                h.append("<img alt=\"throughput ")
+                        .append(pattern)
+                        .append(' ')
+                        .append(blob)
+                        .append(" B\" src=\"")
+                        .append(png)
+                        .append("\">");
             }
             if (Scores.LATENCY_PATTERNS.contains(pattern)) {
                 for (int blob : blobs) {
                     String png = Charts.latency(out, cells, engines, databases, pattern, blob);
-                    h.append("<img alt=\"read latency ").append(pattern).append(' ').append(blob).append(" B\" src=\"").append(png).append("\">");
+                    h.append("<img alt=\"read latency ")
+                            .append(pattern)
+                            .append(' ')
+                            .append(blob)
+                            .append(" B\" src=\"")
+                            .append(png)
+                            .append("\">");
                 }
             }
             h.append("</div>\n");
@@ -151,8 +201,10 @@ public final class Report {
         cellTable(h);
         h.append("<p>One row per run and repetition: <a href=\"results.csv\">results.csv</a>.</p>\n");
         // after loading, the page records how many figures rendered, so a headless browser can check it
-        h.append("<script>window.addEventListener('load',function(){var i=document.images,ok=0;for(var k=0;k<i.length;k++)")
-                .append("{if(i[k].complete&&i[k].naturalWidth>0)ok++;}document.body.setAttribute('data-figures-rendered',ok);")
+        h.append(
+                        "<script>window.addEventListener('load',function(){var i=document.images,ok=0;for(var k=0;k<i.length;k++)")
+                .append(
+                        "{if(i[k].complete&&i[k].naturalWidth>0)ok++;}document.body.setAttribute('data-figures-rendered',ok);")
                 .append("document.body.setAttribute('data-figures-broken',i.length-ok);});</script>\n</body></html>\n");
         return h.toString();
     }
@@ -161,80 +213,138 @@ public final class Report {
         RunRecord first = runs.get(0);
         long failed = cells.values().stream().filter(c -> !c.ok()).count();
         h.append("<table><tbody>");
-        row(h, "results", runs.size() + " runs in " + cells.size() + " cells (" + engines.size() + " engines x " + databases.size()
-                + " databases x " + patterns.size() + " patterns x " + blobs.size() + " BLOB sizes); "
-                + (failed == 0 ? "all ok" : failed + " cells failed or incomplete"));
+        row(
+                h,
+                "results",
+                runs.size() + " runs in " + cells.size() + " cells (" + engines.size() + " engines x "
+                        + databases.size()
+                        + " databases x " + patterns.size() + " patterns x " + blobs.size() + " BLOB sizes); "
+                        + (failed == 0 ? "all ok" : failed + " cells failed or incomplete"));
         row(h, "machine", distinct(r -> r.host() + " (" + r.cores() + " cores)"));
         row(h, "engines", distinct(RunRecord::engineVersion));
         row(h, "databases", distinct(RunRecord::databaseVersion));
         row(h, "measured / warm-up", distinct(r -> r.durationSeconds() + " s / " + r.warmupSeconds() + " s"));
-        row(h, "key space, parallelism, rate", distinct(r -> r.keys() + " keys, parallelism " + r.parallelism()
-                + ", " + (r.rate() > 0 ? r.rate() + " records/s" : "unthrottled")));
+        row(
+                h,
+                "key space, parallelism, rate",
+                distinct(r -> r.keys() + " keys, parallelism " + r.parallelism() + ", "
+                        + (r.rate() > 0 ? r.rate() + " records/s" : "unthrottled")));
         row(h, "commit", distinct(r -> r.commit() == null ? "unknown" : r.commit()));
         row(h, "folder", dir.toAbsolutePath().toString());
         h.append("</tbody></table>\n");
         if (runs.stream().anyMatch(RunRecord::emulated)) {
             h.append("<p class=\"note\">* Measured against an emulator, not the real database: ")
-                    .append(esc(runs.stream().filter(RunRecord::emulated).map(RunRecord::databaseNote).findFirst().orElse("")))
+                    .append(esc(runs.stream()
+                            .filter(RunRecord::emulated)
+                            .map(RunRecord::databaseNote)
+                            .findFirst()
+                            .orElse("")))
                     .append(" These numbers say nothing about that database.</p>\n");
         }
-        h.append("<p>The study's values come from a 6-server cluster (10-minute runs); compare rankings and ratios, not absolute values. ")
-                .append(first.durationSeconds() < 600 ? "These runs are shorter than the study's. " : "").append("</p>\n");
+        h.append(
+                        "<p>The study's values come from a 6-server cluster (10-minute runs); compare rankings and ratios, not absolute values. ")
+                .append(first.durationSeconds() < 600 ? "These runs are shorter than the study's. " : "")
+                .append("</p>\n");
     }
 
     private String distinct(Function<RunRecord, String> f) {
-        return String.join("; ", new TreeSet<>(runs.stream().map(f).map(v -> Objects.toString(v, "unknown")).toList()));
+        return String.join(
+                "; ",
+                new TreeSet<>(runs.stream()
+                        .map(f)
+                        .map(v -> Objects.toString(v, "unknown"))
+                        .toList()));
     }
 
     private static void row(StringBuilder h, String name, String value) {
-        h.append("<tr><th class=\"l\">").append(esc(name)).append("</th><td class=\"l\">").append(esc(value)).append("</td></tr>");
+        h.append("<tr><th class=\"l\">")
+                .append(esc(name))
+                .append("</th><td class=\"l\">")
+                .append(esc(value))
+                .append("</td></tr>");
     }
 
     private void points(StringBuilder h, Scores.Points points, int table) {
         Map<String, Map<String, Integer>> study = StudyReference.load().scores().get(table);
         h.append("<table><thead><tr><th class=\"l\">engine</th>");
-        List<String> scored = databases.stream().filter(d -> !d.equals(HARNESS_CEILING)).toList();
+        List<String> scored =
+                databases.stream().filter(d -> !d.equals(HARNESS_CEILING)).toList();
         scored.forEach(d -> h.append("<th>").append(esc(d)).append("</th>"));
         h.append("<th>total</th><th>study's total</th></tr></thead><tbody>");
         for (String engine : engines) {
             h.append("<tr><td class=\"l\">").append(esc(engine)).append("</td>");
             for (String database : scored) {
-                Integer theirs = study == null || !study.containsKey(engine) ? null : study.get(engine).get(database);
-                h.append("<td>").append(points.byEngineAndDatabase().get(engine).get(database))
-                        .append(theirs == null ? "" : " <span class=\"tie\">(" + theirs + ")</span>").append("</td>");
+                Integer theirs = study == null || !study.containsKey(engine)
+                        ? null
+                        : study.get(engine).get(database);
+                h.append("<td>")
+                        .append(points.byEngineAndDatabase().get(engine).get(database))
+                        .append(theirs == null ? "" : " <span class=\"tie\">(" + theirs + ")</span>")
+                        .append("</td>");
             }
-            Integer studyTotal = study == null || !study.containsKey(engine) ? null
-                    : study.get(engine).values().stream().mapToInt(Integer::intValue).sum();
-            h.append("<td>").append(points.total(engine)).append("</td><td>").append(studyTotal == null ? "" : studyTotal).append("</td></tr>");
+            Integer studyTotal = study == null || !study.containsKey(engine)
+                    ? null
+                    : study.get(engine).values().stream()
+                            .mapToInt(Integer::intValue)
+                            .sum();
+            h.append("<td>")
+                    .append(points.total(engine))
+                    .append("</td><td>")
+                    .append(studyTotal == null ? "" : studyTotal)
+                    .append("</td></tr>");
         }
         h.append("</tbody></table>\n<p>").append(points.scored()).append(" variants scored");
         if (points.skipped() > 0) {
-            h.append(", <span class=\"bad\">").append(points.skipped()).append(" skipped</span> (fewer than two engines ran and verified)");
+            h.append(", <span class=\"bad\">")
+                    .append(points.skipped())
+                    .append(" skipped</span> (fewer than two engines ran and verified)");
         }
         h.append("; the study's points in parentheses. Ties give a point to each.")
-                .append(databases.contains(HARNESS_CEILING) ? " The noop runs (the harness's ceiling) are in the figures, not in the tables." : "")
+                .append(
+                        databases.contains(HARNESS_CEILING)
+                                ? " The noop runs (the harness's ceiling) are in the figures, not in the tables."
+                                : "")
                 .append("</p>\n");
     }
 
-    private void rankings(StringBuilder h, Map<Scores.PatternBlob, List<Scores.Ranked>> table, int number, String unit) {
+    private void rankings(
+            StringBuilder h, Map<Scores.PatternBlob, List<Scores.Ranked>> table, int number, String unit) {
         StudyReference study = StudyReference.load();
         int rows = 0;
         int winnerMatches = 0;
-        h.append("<table><thead><tr><th class=\"l\">pattern</th><th>BLOB</th><th class=\"l\">best</th><th class=\"l\">second</th>")
-                .append("<th class=\"l\">study's best</th><th class=\"l\">study's second</th><th class=\"l\">same winning database</th></tr></thead><tbody>");
+        h.append(
+                        "<table><thead><tr><th class=\"l\">pattern</th><th>BLOB</th><th class=\"l\">best</th><th class=\"l\">second</th>")
+                .append(
+                        "<th class=\"l\">study's best</th><th class=\"l\">study's second</th><th class=\"l\">same winning database</th></tr></thead><tbody>");
         for (Map.Entry<Scores.PatternBlob, List<Scores.Ranked>> e : table.entrySet()) {
             List<Scores.Ranked> ranked = e.getValue();
-            StudyReference.Entry best = study.entry(number, e.getKey().pattern(), e.getKey().blobBytes(), 1);
-            StudyReference.Entry second = study.entry(number, e.getKey().pattern(), e.getKey().blobBytes(), 2);
-            h.append("<tr><td class=\"l\">").append(esc(e.getKey().pattern())).append("</td><td>").append(e.getKey().blobBytes()).append("</td>");
-            h.append("<td class=\"l\">").append(ranked.isEmpty() ? "<span class=\"bad\">no result</span>" : ranked(ranked.get(0), number, unit))
-                    .append("</td><td class=\"l\">").append(ranked.size() < 2 ? "" : ranked(ranked.get(1), number, unit)).append("</td>");
-            h.append("<td class=\"l\">").append(best == null ? "" : studyEntry(best)).append("</td><td class=\"l\">")
-                    .append(second == null ? "" : studyEntry(second)).append("</td>");
+            StudyReference.Entry best =
+                    study.entry(number, e.getKey().pattern(), e.getKey().blobBytes(), 1);
+            StudyReference.Entry second =
+                    study.entry(number, e.getKey().pattern(), e.getKey().blobBytes(), 2);
+            h.append("<tr><td class=\"l\">")
+                    .append(esc(e.getKey().pattern()))
+                    .append("</td><td>")
+                    .append(e.getKey().blobBytes())
+                    .append("</td>");
+            h.append("<td class=\"l\">")
+                    .append(
+                            ranked.isEmpty()
+                                    ? "<span class=\"bad\">no result</span>"
+                                    : ranked(ranked.get(0), number, unit))
+                    .append("</td><td class=\"l\">")
+                    .append(ranked.size() < 2 ? "" : ranked(ranked.get(1), number, unit))
+                    .append("</td>");
+            h.append("<td class=\"l\">")
+                    .append(best == null ? "" : studyEntry(best))
+                    .append("</td><td class=\"l\">")
+                    .append(second == null ? "" : studyEntry(second))
+                    .append("</td>");
             String agree = "";
             if (best != null && !ranked.isEmpty()) {
                 rows++;
-                boolean same = ranked.stream().filter(r -> r.rank() == 1).anyMatch(r -> r.database().equals(best.database()));
+                boolean same = ranked.stream().filter(r -> r.rank() == 1).anyMatch(r -> r.database()
+                        .equals(best.database()));
                 winnerMatches += same ? 1 : 0;
                 agree = same ? "yes" : "no";
             }
@@ -242,45 +352,86 @@ public final class Report {
         }
         h.append("</tbody></table>\n");
         if (rows > 0) {
-            h.append("<p>The study's winning database wins here in ").append(winnerMatches).append(" of ").append(rows)
+            h.append("<p>The study's winning database wins here in ")
+                    .append(winnerMatches)
+                    .append(" of ")
+                    .append(rows)
                     .append(" pattern x BLOB sizes.</p>\n");
         }
     }
 
     private static String ranked(Scores.Ranked r, int table, String unit) {
-        return esc(r.database() + (table == 3 || table == 4 ? " / " + r.engine() : "")) + (r.emulated() ? "*" : "") + " "
-                + String.format(Locale.ROOT, "%,.0f", r.value()) + (r.half() > 0 ? String.format(Locale.ROOT, " ± %,.0f", r.half()) : "")
+        return esc(r.database() + (table == 3 || table == 4 ? " / " + r.engine() : "")) + (r.emulated() ? "*" : "")
+                + " "
+                + String.format(Locale.ROOT, "%,.0f", r.value())
+                + (r.half() > 0 ? String.format(Locale.ROOT, " ± %,.0f", r.half()) : "")
                 + " " + unit + (r.tiedWithAbove() ? " <span class=\"tie\">(tie)</span>" : "");
     }
 
     private static String studyEntry(StudyReference.Entry e) {
         return esc(e.database() + (e.engine().isEmpty() ? "" : " / " + e.engine())) + " "
-                + String.format(Locale.ROOT, "%,.0f", e.value()) + " " + (e.unit().equals("us") ? "µs" : e.unit());
+                + String.format(Locale.ROOT, "%,.0f", e.value()) + " "
+                + (e.unit().equals("us") ? "µs" : e.unit());
     }
 
     private void cellTable(StringBuilder h) {
-        h.append("<table><thead><tr><th class=\"l\">engine</th><th class=\"l\">database</th><th class=\"l\">pattern</th><th>BLOB</th>")
-                .append("<th>runs</th><th>throughput (records/s)</th><th>read latency (µs, mean ± sd)</th><th class=\"l\">state</th></tr></thead><tbody>");
+        h.append(
+                        "<table><thead><tr><th class=\"l\">engine</th><th class=\"l\">database</th><th class=\"l\">pattern</th><th>BLOB</th>")
+                .append(
+                        "<th>runs</th><th>throughput (records/s)</th><th>read latency (µs, mean ± sd)</th><th class=\"l\">state</th></tr></thead><tbody>");
         List<Cell> sorted = new ArrayList<>(cells.values());
-        sorted.sort(Comparator.comparing((Cell c) -> c.key().pattern()).thenComparing(c -> c.key().blobBytes())
-                .thenComparing(c -> c.key().database()).thenComparing(c -> c.key().engine()));
+        sorted.sort(Comparator.comparing((Cell c) -> c.key().pattern())
+                .thenComparing(c -> c.key().blobBytes())
+                .thenComparing(c -> c.key().database())
+                .thenComparing(c -> c.key().engine()));
         for (Cell c : sorted) {
-            String state = c.ok() ? "ok" : "<span class=\"bad\">FAILED: " + esc(c.runs().stream().filter(r -> !r.ok())
-                    .map(r -> r.status() + (r.error() == null ? "" : " (" + r.error() + ")")).findFirst().orElse("")) + "</span>";
-            h.append("<tr><td class=\"l\">").append(esc(c.key().engine())).append("</td><td class=\"l\">").append(esc(c.key().database()))
-                    .append(c.emulated() ? "*" : "").append("</td><td class=\"l\">").append(esc(c.key().pattern())).append("</td><td>")
-                    .append(c.key().blobBytes()).append("</td><td>").append(c.runs().size()).append("</td><td>")
-                    .append(c.throughput() == null ? "" : String.format(Locale.ROOT, "%,.0f", c.throughput())
-                            + (c.throughputHalf() > 0 ? String.format(Locale.ROOT, " ± %,.0f", c.throughputHalf()) : ""))
-                    .append("</td><td>").append(c.latency() == null ? "" : String.format(Locale.ROOT, "%,.0f ± %,.0f", c.latency(),
-                            c.latencyStddev())).append("</td><td class=\"l\">").append(state).append("</td></tr>");
+            String state = c.ok()
+                    ? "ok"
+                    : "<span class=\"bad\">FAILED: "
+                            + esc(c.runs().stream()
+                                    .filter(r -> !r.ok())
+                                    .map(r -> r.status() + (r.error() == null ? "" : " (" + r.error() + ")"))
+                                    .findFirst()
+                                    .orElse(""))
+                            + "</span>";
+            h.append("<tr><td class=\"l\">")
+                    .append(esc(c.key().engine()))
+                    .append("</td><td class=\"l\">")
+                    .append(esc(c.key().database()))
+                    .append(c.emulated() ? "*" : "")
+                    .append("</td><td class=\"l\">")
+                    .append(esc(c.key().pattern()))
+                    .append("</td><td>")
+                    .append(c.key().blobBytes())
+                    .append("</td><td>")
+                    .append(c.runs().size())
+                    .append("</td><td>")
+                    .append(
+                            c.throughput() == null
+                                    ? ""
+                                    : String.format(Locale.ROOT, "%,.0f", c.throughput())
+                                            + (c.throughputHalf() > 0
+                                                    ? String.format(Locale.ROOT, " ± %,.0f", c.throughputHalf())
+                                                    : ""))
+                    .append("</td><td>")
+                    .append(
+                            c.latency() == null
+                                    ? ""
+                                    : String.format(Locale.ROOT, "%,.0f ± %,.0f", c.latency(), c.latencyStddev()))
+                    .append("</td><td class=\"l\">")
+                    .append(state)
+                    .append("</td></tr>");
         }
         h.append("</tbody></table>\n");
     }
 
     private static List<String> ordered(List<RunRecord> runs, Function<RunRecord, String> f, List<String> order) {
-        return runs.stream().map(f).distinct().sorted(Comparator.comparingInt((String v) -> order.indexOf(v) < 0 ? order.size() : order.indexOf(v))
-                .thenComparing(Comparator.naturalOrder())).toList();
+        return runs.stream()
+                .map(f)
+                .distinct()
+                .sorted(Comparator.comparingInt((String v) -> order.indexOf(v) < 0 ? order.size() : order.indexOf(v))
+                        .thenComparing(Comparator.naturalOrder()))
+                .toList();
     }
 
     private static String number(Double value) {
@@ -291,10 +442,17 @@ public final class Report {
         if (value == null) {
             return "";
         }
-        return value.contains(",") || value.contains("\"") || value.contains("\n") ? "\"" + value.replace("\"", "\"\"") + "\"" : value;
+        return value.contains(",") || value.contains("\"") || value.contains("\n")
+                ? "\"" + value.replace("\"", "\"\"") + "\""
+                : value;
     }
 
     static String esc(String text) {
-        return text == null ? "" : text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return text == null
+                ? ""
+                : text.replace("&", "&amp;")
+                        .replace("<", "&lt;")
+                        .replace(">", "&gt;")
+                        .replace("\"", "&quot;");
     }
 }

@@ -10,14 +10,32 @@ import java.nio.file.Path;
  * the database was an emulator (the run's {@code environment.databaseNote}), so its numbers say
  * nothing about the real database.
  */
-public record RunRecord(Path folder, String engine, String database, String pattern, int blobBytes, String status, String error,
-                        Double throughputMean, Double throughputStddev, Latency readLatency, long mismatches,
-                        String databaseNote, String engineVersion, String databaseVersion, int durationSeconds,
-                        int warmupSeconds, long keys, int parallelism, double rate, String host, int cores, String commit) {
+public record RunRecord(
+        Path folder,
+        String engine,
+        String database,
+        String pattern,
+        int blobBytes,
+        String status,
+        String error,
+        Double throughputMean,
+        Double throughputStddev,
+        Latency readLatency,
+        long mismatches,
+        String databaseNote,
+        String engineVersion,
+        String databaseVersion,
+        int durationSeconds,
+        int warmupSeconds,
+        long keys,
+        int parallelism,
+        double rate,
+        String host,
+        int cores,
+        String commit) {
 
     /** Read latency in microseconds. */
-    public record Latency(double mean, double stddev, long p50, long p95, long p99, long p999) {
-    }
+    public record Latency(double mean, double stddev, long p50, long p95, long p99, long p999) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -34,22 +52,44 @@ public record RunRecord(Path folder, String engine, String database, String patt
         JsonNode root = JSON.readTree(folder.resolve("result.json").toFile());
         JsonNode spec = root.path("spec");
         if (!spec.has("engine") || !spec.has("database") || !root.has("status")) {
-            throw new IllegalArgumentException(folder.resolve("result.json") + " is not a streambench result (no spec or status)");
+            throw new IllegalArgumentException(
+                    folder.resolve("result.json") + " is not a streambench result (no spec or status)");
         }
         JsonNode throughput = root.path("throughput");
         JsonNode latency = root.path("readLatencyMicros");
         JsonNode environment = root.path("environment");
         JsonNode verification = root.path("verification");
-        return new RunRecord(folder, spec.get("engine").asText(), spec.get("database").asText(), spec.path("pattern").asText(),
-                spec.path("blobBytes").asInt(), root.get("status").asText(), text(root, "error"),
-                number(throughput, "mean"), number(throughput, "stddev"),
-                latency.isObject() && latency.path("count").asLong() > 0 ? new Latency(latency.path("mean").asDouble(),
-                        latency.path("stddev").asDouble(), latency.path("p50").asLong(), latency.path("p95").asLong(),
-                        latency.path("p99").asLong(), latency.path("p999").asLong()) : null,
-                verification.path("mismatches").asLong(0), text(environment, "databaseNote"), text(environment, "engineVersion"),
-                text(environment, "databaseVersion"), spec.path("durationSeconds").asInt(), spec.path("warmupSeconds").asInt(),
-                spec.path("keys").asLong(), spec.path("parallelism").asInt(), spec.path("rate").asDouble(), text(environment, "host"),
-                environment.path("cores").asInt(), text(environment, "commit"));
+        return new RunRecord(
+                folder,
+                spec.get("engine").asText(),
+                spec.get("database").asText(),
+                spec.path("pattern").asText(),
+                spec.path("blobBytes").asInt(),
+                root.get("status").asText(),
+                text(root, "error"),
+                number(throughput, "mean"),
+                number(throughput, "stddev"),
+                latency.isObject() && latency.path("count").asLong() > 0
+                        ? new Latency(
+                                latency.path("mean").asDouble(),
+                                latency.path("stddev").asDouble(),
+                                latency.path("p50").asLong(),
+                                latency.path("p95").asLong(),
+                                latency.path("p99").asLong(),
+                                latency.path("p999").asLong())
+                        : null,
+                verification.path("mismatches").asLong(0),
+                text(environment, "databaseNote"),
+                text(environment, "engineVersion"),
+                text(environment, "databaseVersion"),
+                spec.path("durationSeconds").asInt(),
+                spec.path("warmupSeconds").asInt(),
+                spec.path("keys").asLong(),
+                spec.path("parallelism").asInt(),
+                spec.path("rate").asDouble(),
+                text(environment, "host"),
+                environment.path("cores").asInt(),
+                text(environment, "commit"));
     }
 
     private static String text(JsonNode node, String field) {

@@ -28,17 +28,24 @@ public final class Scores {
     public static final List<String> LATENCY_PATTERNS = List.of("read", "update", "mixed");
 
     /** A place in a ranking; {@code tiedWithAbove}: its interval overlaps the entry above it. */
-    public record Ranked(int rank, String database, String engine, double value, double half, boolean tiedWithAbove, boolean emulated) {
-    }
+    public record Ranked(
+            int rank,
+            String database,
+            String engine,
+            double value,
+            double half,
+            boolean tiedWithAbove,
+            boolean emulated) {}
 
-    public record PatternBlob(String pattern, int blobBytes) {
-    }
+    public record PatternBlob(String pattern, int blobBytes) {}
 
     /** Points per engine and database; {@code scored} and {@code skipped} count the variants. */
     public record Points(Map<String, Map<String, Integer>> byEngineAndDatabase, int scored, int skipped) {
 
         public int total(String engine) {
-            return byEngineAndDatabase.getOrDefault(engine, Map.of()).values().stream().mapToInt(Integer::intValue).sum();
+            return byEngineAndDatabase.getOrDefault(engine, Map.of()).values().stream()
+                    .mapToInt(Integer::intValue)
+                    .sum();
         }
     }
 
@@ -48,7 +55,12 @@ public final class Scores {
     private final List<String> patterns;
     private final List<Integer> blobs;
 
-    public Scores(Map<Cell.Key, Cell> cells, List<String> engines, List<String> databases, List<String> patterns, List<Integer> blobs) {
+    public Scores(
+            Map<Cell.Key, Cell> cells,
+            List<String> engines,
+            List<String> databases,
+            List<String> patterns,
+            List<Integer> blobs) {
         this.cells = cells;
         this.engines = engines;
         this.databases = databases;
@@ -61,7 +73,11 @@ public final class Scores {
     }
 
     public Points table2() {
-        return points(patterns.stream().filter(LATENCY_PATTERNS::contains).toList(), c -> c.latency(), Cell::latencyHalf, false);
+        return points(
+                patterns.stream().filter(LATENCY_PATTERNS::contains).toList(),
+                c -> c.latency(),
+                Cell::latencyHalf,
+                false);
     }
 
     public Map<PatternBlob, List<Ranked>> table3() {
@@ -77,7 +93,8 @@ public final class Scores {
                         }
                     }
                 }
-                table.put(new PatternBlob(pattern, blob), rank(candidates, Cell::throughput, Cell::throughputHalf, true));
+                table.put(
+                        new PatternBlob(pattern, blob), rank(candidates, Cell::throughput, Cell::throughputHalf, true));
             }
         }
         return table;
@@ -85,40 +102,56 @@ public final class Scores {
 
     public Map<PatternBlob, List<Ranked>> table4() {
         Map<PatternBlob, List<Ranked>> table = new LinkedHashMap<>();
-        for (String pattern : patterns.stream().filter(LATENCY_PATTERNS::contains).toList()) {
+        for (String pattern :
+                patterns.stream().filter(LATENCY_PATTERNS::contains).toList()) {
             for (int blob : blobs) {
                 List<Cell> bestPerDatabase = new ArrayList<>();
                 for (String database : databases) {
-                    engines.stream().map(engine -> cells.get(new Cell.Key(engine, database, pattern, blob)))
+                    engines.stream()
+                            .map(engine -> cells.get(new Cell.Key(engine, database, pattern, blob)))
                             .filter(c -> c != null && c.ok() && c.latency() != null)
-                            .min(Comparator.comparingDouble(Cell::latency)).ifPresent(bestPerDatabase::add);
+                            .min(Comparator.comparingDouble(Cell::latency))
+                            .ifPresent(bestPerDatabase::add);
                 }
-                table.put(new PatternBlob(pattern, blob), rank(bestPerDatabase, Cell::latency, Cell::latencyHalf, false));
+                table.put(
+                        new PatternBlob(pattern, blob), rank(bestPerDatabase, Cell::latency, Cell::latencyHalf, false));
             }
         }
         return table;
     }
 
-    private Points points(List<String> scoredPatterns, java.util.function.Function<Cell, Double> value, ToDoubleFunction<Cell> half,
-                          boolean higherIsBetter) {
+    private Points points(
+            List<String> scoredPatterns,
+            java.util.function.Function<Cell, Double> value,
+            ToDoubleFunction<Cell> half,
+            boolean higherIsBetter) {
         Map<String, Map<String, Integer>> points = new TreeMap<>();
-        engines.forEach(e -> databases.forEach(d -> points.computeIfAbsent(e, k -> new LinkedHashMap<>()).put(d, 0)));
+        engines.forEach(e -> databases.forEach(
+                d -> points.computeIfAbsent(e, k -> new LinkedHashMap<>()).put(d, 0)));
         int scored = 0;
         int skipped = 0;
         for (String database : databases) {
             for (String pattern : scoredPatterns) {
                 for (int blob : blobs) {
-                    List<Cell> candidates = engines.stream().map(e -> cells.get(new Cell.Key(e, database, pattern, blob)))
-                            .filter(c -> c != null && c.ok() && value.apply(c) != null).toList();
+                    List<Cell> candidates = engines.stream()
+                            .map(e -> cells.get(new Cell.Key(e, database, pattern, blob)))
+                            .filter(c -> c != null && c.ok() && value.apply(c) != null)
+                            .toList();
                     if (candidates.size() < 2) {
                         skipped++;
                         continue;
                     }
                     scored++;
-                    Cell best = candidates.stream().max(Comparator.comparingDouble(c -> higherIsBetter ? value.apply(c) : -value.apply(c)))
+                    Cell best = candidates.stream()
+                            .max(Comparator.comparingDouble(c -> higherIsBetter ? value.apply(c) : -value.apply(c)))
                             .orElseThrow();
                     for (Cell c : candidates) {
-                        if (c == best || overlap(value.apply(c), half.applyAsDouble(c), value.apply(best), half.applyAsDouble(best))) {
+                        if (c == best
+                                || overlap(
+                                        value.apply(c),
+                                        half.applyAsDouble(c),
+                                        value.apply(best),
+                                        half.applyAsDouble(best))) {
                             points.get(c.key().engine()).merge(database, 1, Integer::sum);
                         }
                     }
@@ -128,17 +161,31 @@ public final class Scores {
         return new Points(points, scored, skipped);
     }
 
-    private static List<Ranked> rank(List<Cell> candidates, java.util.function.Function<Cell, Double> value, ToDoubleFunction<Cell> half,
-                                     boolean higherIsBetter) {
+    private static List<Ranked> rank(
+            List<Cell> candidates,
+            java.util.function.Function<Cell, Double> value,
+            ToDoubleFunction<Cell> half,
+            boolean higherIsBetter) {
         List<Cell> sorted = new ArrayList<>(candidates);
         sorted.sort(Comparator.comparingDouble(c -> higherIsBetter ? -value.apply(c) : value.apply(c)));
         List<Ranked> ranked = new ArrayList<>();
         for (int i = 0; i < sorted.size(); i++) {
             Cell c = sorted.get(i);
-            boolean tied = i > 0 && overlap(value.apply(c), half.applyAsDouble(c), value.apply(sorted.get(i - 1)),
-                    half.applyAsDouble(sorted.get(i - 1)));
+            boolean tied = i > 0
+                    && overlap(
+                            value.apply(c),
+                            half.applyAsDouble(c),
+                            value.apply(sorted.get(i - 1)),
+                            half.applyAsDouble(sorted.get(i - 1)));
             int rank = tied ? ranked.get(i - 1).rank() : i + 1;
-            ranked.add(new Ranked(rank, c.key().database(), c.key().engine(), value.apply(c), half.applyAsDouble(c), tied, c.emulated()));
+            ranked.add(new Ranked(
+                    rank,
+                    c.key().database(),
+                    c.key().engine(),
+                    value.apply(c),
+                    half.applyAsDouble(c),
+                    tied,
+                    c.emulated()));
         }
         return ranked;
     }

@@ -8,21 +8,50 @@ import java.util.Locale;
 /** Result files written by hand, as `bench run` writes them (the fields the report reads). */
 final class Fixtures {
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
-    static void run(Path root, String engine, String database, String pattern, int blob, int repetition, String status,
-                    double throughput, Double latency) throws IOException {
+    static void run(
+            Path root,
+            String engine,
+            String database,
+            String pattern,
+            int blob,
+            int repetition,
+            String status,
+            double throughput,
+            Double latency)
+            throws IOException {
         run(root, engine, database, pattern, blob, repetition, status, throughput, latency, null);
     }
 
-    static void run(Path root, String engine, String database, String pattern, int blob, int repetition, String status,
-                    double throughput, Double latency, String databaseNote) throws IOException {
-        Path dir = Files.createDirectories(root.resolve(engine).resolve(database).resolve(pattern).resolve(Integer.toString(blob))
+    static void run(
+            Path root,
+            String engine,
+            String database,
+            String pattern,
+            int blob,
+            int repetition,
+            String status,
+            double throughput,
+            Double latency,
+            String databaseNote)
+            throws IOException {
+        Path dir = Files.createDirectories(root.resolve(engine)
+                .resolve(database)
+                .resolve(pattern)
+                .resolve(Integer.toString(blob))
                 .resolve("rep-" + repetition));
-        String latencyJson = latency == null ? "null" : String.format(Locale.ROOT,
-                "{\"count\": 1000, \"mean\": %s, \"stddev\": 10.0, \"p50\": 1, \"p95\": 2, \"p99\": 3, \"p999\": 4, \"max\": 5}", latency);
-        Files.writeString(dir.resolve("result.json"), String.format(Locale.ROOT, """
+        String latencyJson = latency == null
+                ? "null"
+                : String.format(
+                        Locale.ROOT,
+                        "{\"count\": 1000, \"mean\": %s, \"stddev\": 10.0, \"p50\": 1, \"p95\": 2, \"p99\": 3, \"p999\": 4, \"max\": 5}",
+                        latency);
+        Files.writeString(
+                dir.resolve("result.json"),
+                String.format(
+                        Locale.ROOT,
+                        """
                 {"spec": {"engine": "%s", "database": "%s", "pattern": "%s", "blobBytes": %d, "durationSeconds": 20,
                           "warmupSeconds": 5, "rate": 0.0, "keys": 1000, "parallelism": 1},
                  "status": "%s", "error": %s,
@@ -31,7 +60,15 @@ final class Fixtures {
                  "verification": {"checked": 10, "mismatches": 0},
                  "environment": {"engineVersion": "E 1", "databaseVersion": "D 1", "databaseNote": %s, "host": "h", "cores": 2,
                                  "commit": "abc"}}
-                """, engine, database, pattern, blob, status, status.equals("ok") ? "null" : "\"it broke\"", throughput, latencyJson,
-                databaseNote == null ? "null" : "\"" + databaseNote + "\""));
+                """,
+                        engine,
+                        database,
+                        pattern,
+                        blob,
+                        status,
+                        status.equals("ok") ? "null" : "\"it broke\"",
+                        throughput,
+                        latencyJson,
+                        databaseNote == null ? "null" : "\"" + databaseNote + "\""));
     }
 }

@@ -27,17 +27,39 @@ class ReportInBrowserTest {
         for (String engine : List.of("flink", "spark", "apex")) {
             for (String pattern : List.of("read", "insert")) {
                 for (int blob : List.of(1, 10000)) {
-                    run(dir, engine, "postgresql", pattern, blob, 1, "ok", 1000 + engine.length() * 100 + blob / 100.0,
+                    run(
+                            dir,
+                            engine,
+                            "postgresql",
+                            pattern,
+                            blob,
+                            1,
+                            "ok",
+                            1000 + engine.length() * 100 + blob / 100.0,
                             pattern.equals("read") ? 90.0 + engine.length() : null);
-                    run(dir, engine, "mongodb", pattern, blob, 1, engine.equals("apex") && blob == 1 ? "failed" : "ok", 700,
-                            pattern.equals("read") ? 120.0 : null, "an emulator");
+                    run(
+                            dir,
+                            engine,
+                            "mongodb",
+                            pattern,
+                            blob,
+                            1,
+                            engine.equals("apex") && blob == 1 ? "failed" : "ok",
+                            700,
+                            pattern.equals("read") ? 120.0 : null,
+                            "an emulator");
                 }
             }
         }
         Path index = Report.of(dir).write();
         Path out = index.getParent();
-        List<String> figures = List.of("throughput-read-1.png", "throughput-read-10000.png", "throughput-insert-1.png",
-                "throughput-insert-10000.png", "latency-read-1.png", "latency-read-10000.png");
+        List<String> figures = List.of(
+                "throughput-read-1.png",
+                "throughput-read-10000.png",
+                "throughput-insert-1.png",
+                "throughput-insert-10000.png",
+                "latency-read-1.png",
+                "latency-read-10000.png");
         for (String figure : figures) {
             BufferedImage image = ImageIO.read(out.resolve(figure).toFile());
             assertTrue(image.getWidth() > 300 && colours(image) > 10, figure + " is a picture, not a blank");
@@ -45,20 +67,35 @@ class ReportInBrowserTest {
         List<String> csv = Files.readAllLines(out.resolve("results.csv"));
         assertEquals(1 + 24, csv.size(), "a header and one row per run");
 
-        String dom = chromium(List.of("chromium", "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--dump-dom",
+        String dom = chromium(List.of(
+                "chromium",
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--virtual-time-budget=5000",
+                "--dump-dom",
                 index.toUri().toString()));
-        assertTrue(dom.contains("data-figures-rendered=\"" + figures.size() + "\""), "every figure loaded: " + tag(dom));
+        assertTrue(
+                dom.contains("data-figures-rendered=\"" + figures.size() + "\""), "every figure loaded: " + tag(dom));
         assertTrue(dom.contains("data-figures-broken=\"0\""), tag(dom));
         for (String heading : List.of("Table 1", "Table 2", "Table 3", "Table 4", "Every cell")) {
             assertTrue(dom.contains(heading), heading);
         }
         assertTrue(dom.contains("FAILED: failed (it broke)"), "a failed cell is shown as failed");
         assertTrue(dom.contains("Measured against an emulator"), "emulated numbers are marked");
-        assertTrue(dom.contains("cassandra / flink 97,300 records/s"), "the study's values are shown beside this run's");
+        assertTrue(
+                dom.contains("cassandra / flink 97,300 records/s"), "the study's values are shown beside this run's");
 
         Path screenshot = out.resolve("screenshot.png");
-        chromium(List.of("chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1400,2200",
-                "--screenshot=" + screenshot, index.toUri().toString()));
+        chromium(List.of(
+                "chromium",
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--window-size=1400,2200",
+                "--screenshot=" + screenshot,
+                index.toUri().toString()));
         BufferedImage shot = ImageIO.read(screenshot.toFile());
         assertEquals(1400, shot.getWidth());
         assertTrue(colours(shot) > 50, "the screenshot shows a rendered page");
@@ -86,7 +123,9 @@ class ReportInBrowserTest {
     }
 
     private static String chromium(List<String> command) throws Exception {
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         byte[] output = process.getInputStream().readAllBytes();
         assertTrue(process.waitFor(90, TimeUnit.SECONDS), "chromium ended");
         assertEquals(0, process.exitValue(), String.join(" ", command));

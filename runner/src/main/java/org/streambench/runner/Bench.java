@@ -19,10 +19,23 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.OptionSpec;
 
-@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = Bench.Version.class,
-        description = {"streambench: which database, driven by which stream processing engine, handles continuous "
-                + "small binary records fastest?", ""},
-        subcommands = {RunCommand.class, MatrixCommand.class, ReportCommand.class, QuickstartCommand.class, DbCommand.class, CommandLine.HelpCommand.class})
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        versionProvider = Bench.Version.class,
+        description = {
+            "streambench: which database, driven by which stream processing engine, handles continuous "
+                    + "small binary records fastest?",
+            ""
+        },
+        subcommands = {
+            RunCommand.class,
+            MatrixCommand.class,
+            ReportCommand.class,
+            QuickstartCommand.class,
+            DbCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Bench {
 
     public static void main(String[] args) {
@@ -95,20 +108,24 @@ public final class Bench {
         }
         Map<String, Object> values = readYaml(Path.of(file));
         Map<String, OptionSpec> options = new TreeMap<>();
-        command.getCommandSpec().options().forEach(o -> options.put(o.longestName().substring(2), o));
+        command.getCommandSpec()
+                .options()
+                .forEach(o -> options.put(o.longestName().substring(2), o));
         Set<String> allowed = new TreeSet<>(options.keySet());
         allowed.removeAll(NOT_IN_SPEC);
         Map<String, Map<String, String>> mappings = new TreeMap<>();
         for (Map.Entry<String, Object> entry : values.entrySet()) {
             String key = entry.getKey();
             if (!allowed.contains(key)) {
-                throw new UserError("spec " + file + ": unknown key '" + key + "'; keys are the " + command.getCommandName()
-                        + " options without --: " + allowed);
+                throw new UserError("spec " + file + ": unknown key '" + key + "'; keys are the "
+                        + command.getCommandName() + " options without --: " + allowed);
             }
             boolean takesPairs = options.get(key).typeInfo().isMap();
             if (takesPairs != (entry.getValue() instanceof Map)) {
-                throw new UserError("spec " + file + ": '" + key + "' must be " + (takesPairs
-                        ? "a mapping of names to values, e.g. " + key + ": {name: value}" : "a single value, not a list or mapping"));
+                throw new UserError("spec " + file + ": '" + key + "' must be "
+                        + (takesPairs
+                                ? "a mapping of names to values, e.g. " + key + ": {name: value}"
+                                : "a single value, not a list or mapping"));
             }
             if (entry.getValue() instanceof List) {
                 throw new UserError("spec " + file + ": '" + key + "' must be a single value, not a list");
@@ -142,14 +159,16 @@ public final class Bench {
             throw new UserError("spec file " + file + " does not exist");
         }
         try {
-            ObjectMapper yaml = new ObjectMapper(new YAMLFactory()).enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            ObjectMapper yaml =
+                    new ObjectMapper(new YAMLFactory()).enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             Object parsed = yaml.readValue(file.toFile(), Object.class);
             if (!(parsed instanceof Map)) {
                 throw new UserError("spec " + file + " must be a YAML mapping of option names to values");
             }
             return (Map<String, Object>) parsed;
         } catch (IOException e) {
-            throw new UserError("spec " + file + " is not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new UserError("spec " + file + " is not valid YAML: "
+                    + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 

@@ -17,8 +17,7 @@ final class CleanupOnExit {
         void close();
     }
 
-    private record Step(String what, Runnable action) {
-    }
+    private record Step(String what, Runnable action) {}
 
     private static final Deque<Step> STEPS = new ArrayDeque<>();
     private static volatile boolean exiting;
@@ -27,8 +26,7 @@ final class CleanupOnExit {
         Runtime.getRuntime().addShutdownHook(new Thread(CleanupOnExit::runAll, "bench-cleanup-on-exit"));
     }
 
-    private CleanupOnExit() {
-    }
+    private CleanupOnExit() {}
 
     static Registration register(String what, Runnable action) {
         Step step = new Step(what, action);

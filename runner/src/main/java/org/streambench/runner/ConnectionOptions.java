@@ -12,24 +12,36 @@ import picocli.CommandLine.Option;
 /** Where the database is: an external one by its settings, or the suite's own local server. */
 final class ConnectionOptions {
 
-    @Option(names = "--db-url", description = "Connection URL of an external database (e.g. jdbc:postgresql://host:5432/db). "
-            + "Without it, the suite starts its own local server.")
+    @Option(
+            names = "--db-url",
+            description = "Connection URL of an external database (e.g. jdbc:postgresql://host:5432/db). "
+                    + "Without it, the suite starts its own local server.")
     String url;
 
     @Option(names = "--db-user", description = "User for --db-url.")
     String user;
 
-    @Option(names = "--db-password", description = "Password for --db-url (visible in ps: prefer --db-password-file or $"
-            + ExperimentSpec.PASSWORD_ENVIRONMENT + ").")
+    @Option(
+            names = "--db-password",
+            description = "Password for --db-url (visible in ps: prefer --db-password-file or $"
+                    + ExperimentSpec.PASSWORD_ENVIRONMENT + ").")
     String password;
 
-    @Option(names = "--db-password-file", paramLabel = "FILE", description = "File whose first line is the password for --db-url.")
+    @Option(
+            names = "--db-password-file",
+            paramLabel = "FILE",
+            description = "File whose first line is the password for --db-url.")
     Path passwordFile;
 
-    @Option(names = "--db-setting", paramLabel = "KEY=VALUE", description = "Any other connector setting (e.g. table=t1); repeatable.")
+    @Option(
+            names = "--db-setting",
+            paramLabel = "KEY=VALUE",
+            description = "Any other connector setting (e.g. table=t1); repeatable.")
     Map<String, String> extra = new LinkedHashMap<>();
 
-    @Option(names = "--db-port", description = "Port of the local server, if the suite starts one (default: the database's own).")
+    @Option(
+            names = "--db-port",
+            description = "Port of the local server, if the suite starts one (default: the database's own).")
     String localPort;
 
     @Option(names = "--keep-db", description = "Leave a local server this command started running afterwards.")
@@ -61,8 +73,8 @@ final class ConnectionOptions {
         int port = localPort == null ? LocalServers.defaultPort(database) : Inputs.port("--db-port", localPort);
         for (int each : LocalServers.ports(database, port)) {
             if (each > Inputs.MAX_PORT) {
-                throw new UserError("--db-port " + port + ": " + database + " also binds port " + each + ", beyond " + Inputs.MAX_PORT
-                        + "; choose a lower port");
+                throw new UserError("--db-port " + port + ": " + database + " also binds port " + each + ", beyond "
+                        + Inputs.MAX_PORT + "; choose a lower port");
             }
         }
         return port;
@@ -71,7 +83,8 @@ final class ConnectionOptions {
     /** Checks what can be checked before anything starts. */
     void validate(String database) {
         if (passwordFile != null && !Files.isReadable(passwordFile)) {
-            throw new UserError("--db-password-file " + passwordFile + " cannot be read; give a readable file whose first line is the password");
+            throw new UserError("--db-password-file " + passwordFile
+                    + " cannot be read; give a readable file whose first line is the password");
         }
         if (password != null && passwordFile != null) {
             throw new UserError("give either --db-password or --db-password-file, not both");

@@ -33,9 +33,15 @@ final class DatabaseSession implements AutoCloseable {
     private final ServerState localServer;
     private final CleanupOnExit.Registration stopServerOnExit;
 
-    private DatabaseSession(String name, DatabaseProvider provider, Map<String, String> settings, Database database,
-                            LocalServers servers, boolean stopServerOnClose, ServerState localServer,
-                            CleanupOnExit.Registration stopServerOnExit) {
+    private DatabaseSession(
+            String name,
+            DatabaseProvider provider,
+            Map<String, String> settings,
+            Database database,
+            LocalServers servers,
+            boolean stopServerOnClose,
+            ServerState localServer,
+            CleanupOnExit.Registration stopServerOnExit) {
         this.name = name;
         this.provider = provider;
         this.settings = settings;
@@ -47,7 +53,8 @@ final class DatabaseSession implements AutoCloseable {
     }
 
     static DatabaseProvider provider(String name) {
-        return Databases.provider(name).orElseThrow(() -> new UserError("unknown database '" + name + "'; use one of: " + known()));
+        return Databases.provider(name)
+                .orElseThrow(() -> new UserError("unknown database '" + name + "'; use one of: " + known()));
     }
 
     /**
@@ -64,12 +71,15 @@ final class DatabaseSession implements AutoCloseable {
                         + (provider.settingNames().isEmpty() ? "none" : String.join(", ", provider.settingNames())));
             }
         }
-        if ((connection.user != null || connection.password != null || connection.passwordFile != null) && !provider.knowsSetting("user")) {
+        if ((connection.user != null || connection.password != null || connection.passwordFile != null)
+                && !provider.knowsSetting("user")) {
             throw new UserError("database " + name + " takes no --db-user or --db-password"
                     + (name.equals("mongodb") ? "; put the credentials into the mongodb:// URI of --db-url" : ""));
         }
-        if ((connection.user != null || connection.password != null || connection.passwordFile != null) && connection.url == null) {
-            throw new UserError("--db-user and --db-password go with --db-url; the suite's local servers have generated passwords");
+        if ((connection.user != null || connection.password != null || connection.passwordFile != null)
+                && connection.url == null) {
+            throw new UserError(
+                    "--db-user and --db-password go with --db-url; the suite's local servers have generated passwords");
         }
         try {
             provider.checkSettings(new DatabaseSettings(connection.extra));
@@ -85,7 +95,7 @@ final class DatabaseSession implements AutoCloseable {
         LocalServers servers = new LocalServers(Home.work(), out);
         boolean startedHere = false;
         ServerState state = null;
-        CleanupOnExit.Registration stopOnExit = () -> { };
+        CleanupOnExit.Registration stopOnExit = () -> {};
         if (connection.url != null) {
             settings.put("url", connection.url);
             if (provider.knowsSetting("user")) {
@@ -98,7 +108,8 @@ final class DatabaseSession implements AutoCloseable {
             }
             // registered before the start, so that Ctrl-C while the server starts stops it too
             stopOnExit = CleanupOnExit.register("stop the local " + name + " server", () -> servers.running(name)
-                    .filter(DatabaseSession::ownedByThisProcess).ifPresent(started -> servers.stop(name)));
+                    .filter(DatabaseSession::ownedByThisProcess)
+                    .ifPresent(started -> servers.stop(name)));
             try {
                 state = servers.start(name, connection.localPort(name), "--db-port", !connection.keepDb);
             } catch (RuntimeException e) {
@@ -120,9 +131,13 @@ final class DatabaseSession implements AutoCloseable {
             if (startedHere) {
                 servers.stop(name);
             }
-            throw new UserError(e.getMessage() + (connection.url == null ? ""
-                    : LocalServers.supports(name) ? "; is it running? check --db-url, start the suite's own with ./bench db start " + name
-                            + " (or leave out --db-url and bench run starts it)" : "; check --db-url"));
+            throw new UserError(e.getMessage()
+                    + (connection.url == null
+                            ? ""
+                            : LocalServers.supports(name)
+                                    ? "; is it running? check --db-url, start the suite's own with ./bench db start "
+                                            + name + " (or leave out --db-url and bench run starts it)"
+                                    : "; check --db-url"));
         }
     }
 
@@ -161,7 +176,9 @@ final class DatabaseSession implements AutoCloseable {
             done = "nothing settled: " + e.getMessage();
         }
         if (localServer != null) {
-            done += LocalServers.settle(localServer, settings).map(serverSide -> "; " + serverSide).orElse("");
+            done += LocalServers.settle(localServer, settings)
+                    .map(serverSide -> "; " + serverSide)
+                    .orElse("");
         }
         return done;
     }
@@ -172,8 +189,8 @@ final class DatabaseSession implements AutoCloseable {
      */
     Optional<String> unreachable() {
         if (localServer != null && servers.running(name).isEmpty()) {
-            return Optional.of("the local " + name + " server (pid " + localServer.pid() + ") is no longer running; see "
-                    + servers.dir(name).resolve("server.log"));
+            return Optional.of("the local " + name + " server (pid " + localServer.pid()
+                    + ") is no longer running; see " + servers.dir(name).resolve("server.log"));
         }
         if (!provider.storesData()) {
             return Optional.empty();
@@ -189,7 +206,8 @@ final class DatabaseSession implements AutoCloseable {
         try {
             return probe.get(PROBE_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
-            return Optional.of("the database stopped answering: a new connection got no answer within " + PROBE_SECONDS + " s");
+            return Optional.of(
+                    "the database stopped answering: a new connection got no answer within " + PROBE_SECONDS + " s");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
@@ -212,7 +230,8 @@ final class DatabaseSession implements AutoCloseable {
     }
 
     private static boolean ownedByThisProcess(ServerState state) {
-        return state.owner() != null && state.owner().pid() == ProcessHandle.current().pid();
+        return state.owner() != null
+                && state.owner().pid() == ProcessHandle.current().pid();
     }
 
     private static String known() {

@@ -8,23 +8,31 @@ import java.util.stream.Collectors;
 import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "db", mixinStandardHelpOptions = true,
-        description = "Real local database servers, run from binaries that Maven Central ships; data under work/servers/.",
+@Command(
+        name = "db",
+        mixinStandardHelpOptions = true,
+        description =
+                "Real local database servers, run from binaries that Maven Central ships; data under work/servers/.",
         subcommands = {DbCommand.Start.class, DbCommand.Stop.class, DbCommand.Status.class})
 final class DbCommand {
 
-    @Command(name = "start", mixinStandardHelpOptions = true, description = "Start a local server in the background (no-op if it runs).")
+    @Command(
+            name = "start",
+            mixinStandardHelpOptions = true,
+            description = "Start a local server in the background (no-op if it runs).")
     static final class Start implements Callable<Integer> {
         @Parameters(paramLabel = "DATABASE", description = "cassandra, hbase, mongodb, postgresql or mariadb")
         String database;
 
-        @Option(names = "--port", description = "Port (defaults: cassandra 19042 (+1, +2), hbase 12181 (ZooKeeper; +1, +2), "
-                + "mongodb 17017, postgresql 15432, mariadb 13306).")
+        @Option(
+                names = "--port",
+                description = "Port (defaults: cassandra 19042 (+1, +2), hbase 12181 (ZooKeeper; +1, +2), "
+                        + "mongodb 17017, postgresql 15432, mariadb 13306).")
         String port;
 
         @Spec
@@ -41,7 +49,10 @@ final class DbCommand {
         }
     }
 
-    @Command(name = "stop", mixinStandardHelpOptions = true, description = "Stop a local server by its PID; 'all' stops every one.")
+    @Command(
+            name = "stop",
+            mixinStandardHelpOptions = true,
+            description = "Stop a local server by its PID; 'all' stops every one.")
     static final class Stop implements Callable<Integer> {
         @Parameters(paramLabel = "DATABASE", description = "a database with a local server, or all")
         String database;
@@ -72,10 +83,19 @@ final class DbCommand {
             LocalServers servers = new LocalServers(Home.work(), out);
             for (String database : LocalServers.supported()) {
                 Optional<ServerState> state = servers.running(database);
-                out.println(state.map(s -> String.format("%-10s running  pid %s  port %d  %s  %s%s", database,
-                        s.alive().stream().map(p -> Long.toString(p.pid())).collect(Collectors.joining(",")), s.port(),
-                        s.settings().get("url"), s.version(), LocalServers.leftByDeadRun(s)
-                                ? "  (left by a killed run, pid " + s.owner().pid() + "; ./bench db stop " + database + " stops it)" : ""))
+                out.println(state.map(s -> String.format(
+                                "%-10s running  pid %s  port %d  %s  %s%s",
+                                database,
+                                s.alive().stream()
+                                        .map(p -> Long.toString(p.pid()))
+                                        .collect(Collectors.joining(",")),
+                                s.port(),
+                                s.settings().get("url"),
+                                s.version(),
+                                LocalServers.leftByDeadRun(s)
+                                        ? "  (left by a killed run, pid "
+                                                + s.owner().pid() + "; ./bench db stop " + database + " stops it)"
+                                        : ""))
                         .orElse(String.format("%-10s stopped", database)));
             }
             return 0;

@@ -15,9 +15,18 @@ import java.util.stream.Collectors;
  */
 public enum Engine {
     FLINK("flink-job", "org.streambench.flink.FlinkJob", List.of(), Map.of(), Map.of()),
-    SPARK("spark-job", "org.streambench.spark.SparkJob", Flags.SPARK, Map.of("SPARK_LOCAL_IP", "127.0.0.1"),
+    SPARK(
+            "spark-job",
+            "org.streambench.spark.SparkJob",
+            Flags.SPARK,
+            Map.of("SPARK_LOCAL_IP", "127.0.0.1"),
             Map.of("batchIntervalMillis", "1000")),
-    APEX("apex-app", "org.streambench.apex.ApexJob", Flags.APEX, Map.of(), Map.of("streamLocality", "none", "maxInFlight", "10000"));
+    APEX(
+            "apex-app",
+            "org.streambench.apex.ApexJob",
+            Flags.APEX,
+            Map.of(),
+            Map.of("streamLocality", "none", "maxInFlight", "10000"));
 
     private final String module;
     private final String mainClass;
@@ -25,8 +34,12 @@ public enum Engine {
     private final Map<String, String> environment;
     private final Map<String, String> defaultSettings;
 
-    Engine(String module, String mainClass, List<String> jvmFlags, Map<String, String> environment,
-           Map<String, String> defaultSettings) {
+    Engine(
+            String module,
+            String mainClass,
+            List<String> jvmFlags,
+            Map<String, String> environment,
+            Map<String, String> defaultSettings) {
         this.module = module;
         this.mainClass = mainClass;
         this.jvmFlags = jvmFlags;
@@ -61,7 +74,9 @@ public enum Engine {
         given.forEach((key, value) -> {
             if (!defaultSettings.containsKey(key)) {
                 throw new UserError("engine " + cliName() + " has no setting '" + key + "'"
-                        + (defaultSettings.isEmpty() ? "" : "; its settings: " + String.join(", ", defaultSettings.keySet())));
+                        + (defaultSettings.isEmpty()
+                                ? ""
+                                : "; its settings: " + String.join(", ", defaultSettings.keySet())));
             }
             settings.put(key, value);
         });
@@ -71,8 +86,10 @@ public enum Engine {
             }
         }
         String locality = settings.get("streamLocality");
-        if (locality != null && !List.of("none", "container_local", "thread_local").contains(locality)) {
-            throw new UserError("--engine-setting streamLocality '" + locality + "' must be none, container_local or thread_local");
+        if (locality != null
+                && !List.of("none", "container_local", "thread_local").contains(locality)) {
+            throw new UserError(
+                    "--engine-setting streamLocality '" + locality + "' must be none, container_local or thread_local");
         }
         return settings;
     }

@@ -15,53 +15,95 @@ final class ExperimentOptions {
 
     /** The runner picks a random unused run token. */
     static final int RUN_TOKEN_UNSET = -1;
+
     static final int MAX_PARALLELISM = 128;
 
-    @Option(names = "--engine", defaultValue = "flink", description = "Stream processing engine (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--engine",
+            defaultValue = "flink",
+            description = "Stream processing engine (default: ${DEFAULT-VALUE}).")
     String engine;
 
-    @Option(names = "--db", defaultValue = "postgresql", description = "Database: cassandra, hbase, mongodb, postgresql, mariadb, noop (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--db",
+            defaultValue = "postgresql",
+            description = "Database: cassandra, hbase, mongodb, postgresql, mariadb, noop (default: ${DEFAULT-VALUE}).")
     String database;
 
-    @Option(names = "--pattern", defaultValue = "update", description = "Access pattern: read, insert, update, mixed (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--pattern",
+            defaultValue = "update",
+            description = "Access pattern: read, insert, update, mixed (default: ${DEFAULT-VALUE}).")
     String pattern;
 
-    @Option(names = "--blob", defaultValue = "10000", description = "BLOB size in bytes; the study used 1, 10000, 100000 (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--blob",
+            defaultValue = "10000",
+            description = "BLOB size in bytes; the study used 1, 10000, 100000 (default: ${DEFAULT-VALUE}).")
     String blob;
 
-    @Option(names = "--duration", defaultValue = "30s", description = "Measured time after the warm-up, e.g. 30s, 10m (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--duration",
+            defaultValue = "30s",
+            description = "Measured time after the warm-up, e.g. 30s, 10m (default: ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--warmup", defaultValue = "5s", description = "Warm-up before measuring, excluded from the statistics: a duration, "
-            + "or 'steady' (until throughput is steady, at most 120s) or 'steady:MAX' (e.g. steady:3m) (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--warmup",
+            defaultValue = "5s",
+            description =
+                    "Warm-up before measuring, excluded from the statistics: a duration, "
+                            + "or 'steady' (until throughput is steady, at most 120s) or 'steady:MAX' (e.g. steady:3m) (default: ${DEFAULT-VALUE}).")
     String warmup;
 
-    @Option(names = "--rate", defaultValue = "0", description = "Records per second over all generators; 0 = unthrottled (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--rate",
+            defaultValue = "0",
+            description = "Records per second over all generators; 0 = unthrottled (default: ${DEFAULT-VALUE}).")
     String rate;
 
-    @Option(names = "--keys", defaultValue = "10000", description = "Prefilled key space for read, update and mixed; the study used 1000000 (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--keys",
+            defaultValue = "10000",
+            description =
+                    "Prefilled key space for read, update and mixed; the study used 1000000 (default: ${DEFAULT-VALUE}).")
     String keys;
 
-    @Option(names = "--parallelism", defaultValue = "1", description = "Parallel instances of the processing operator (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--parallelism",
+            defaultValue = "1",
+            description = "Parallel instances of the processing operator (default: ${DEFAULT-VALUE}).")
     String parallelism;
 
-    @Option(names = "--generator-parallelism", defaultValue = "1", description = "Parallel generator instances (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--generator-parallelism",
+            defaultValue = "1",
+            description = "Parallel generator instances (default: ${DEFAULT-VALUE}).")
     String generatorParallelism;
 
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the generators (default: ${DEFAULT-VALUE}).")
     String seed;
 
-    @Option(names = "--records", defaultValue = "0", description = "A bounded run: each generator emits exactly this many records "
-            + "and the run ends when all are processed (--duration is then the time limit); 0 = unbounded (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--records",
+            defaultValue = "0",
+            description =
+                    "A bounded run: each generator emits exactly this many records "
+                            + "and the run ends when all are processed (--duration is then the time limit); 0 = unbounded (default: ${DEFAULT-VALUE}).")
     String records;
 
-    @Option(names = "--engine-setting", paramLabel = "KEY=VALUE", description = "Engine option; repeatable. "
-            + "spark: batchIntervalMillis (1000); apex: streamLocality (none, container_local, thread_local), "
-            + "maxInFlight (10000: Apex has no backpressure to the generator).")
+    @Option(
+            names = "--engine-setting",
+            paramLabel = "KEY=VALUE",
+            description = "Engine option; repeatable. "
+                    + "spark: batchIntervalMillis (1000); apex: streamLocality (none, container_local, thread_local), "
+                    + "maxInFlight (10000: Apex has no backpressure to the generator).")
     Map<String, String> engineSettings = new LinkedHashMap<>();
 
-    @Option(names = "--run-token", description = "Fix the token that makes new keys unique (0..524287; default: a random unused one), "
-            + "to reproduce a run key for key.")
+    @Option(
+            names = "--run-token",
+            description = "Fix the token that makes new keys unique (0..524287; default: a random unused one), "
+                    + "to reproduce a run key for key.")
     String runToken;
 
     /** Entries of a spec file's engine-setting mapping; the command line wins per key. */
@@ -77,7 +119,9 @@ final class ExperimentOptions {
 
     private int steadyMaximum() {
         String text = warmup.trim();
-        int maximum = text.equals("steady") ? Warmup.DEFAULT_MAX_SECONDS : Inputs.seconds("--warmup steady:MAX", text.substring("steady:".length()));
+        int maximum = text.equals("steady")
+                ? Warmup.DEFAULT_MAX_SECONDS
+                : Inputs.seconds("--warmup steady:MAX", text.substring("steady:".length()));
         if (maximum < Warmup.WINDOW_SECONDS) {
             throw new UserError("--warmup " + text + ": the maximum must be at least " + Warmup.WINDOW_SECONDS
                     + " s, the window over which steadiness is judged");
@@ -99,12 +143,14 @@ final class ExperimentOptions {
         }
         int blobBytes = Inputs.positiveInt("--blob", blob, " of bytes (the study used 1, 10000 and 100000)");
         if (blobBytes > 16 << 20) {
-            throw new UserError("--blob " + blobBytes + " is larger than 16 MiB, beyond what MEDIUMBLOB and the drivers accept here");
+            throw new UserError("--blob " + blobBytes
+                    + " is larger than 16 MiB, beyond what MEDIUMBLOB and the drivers accept here");
         }
         int durationSeconds = Inputs.seconds("--duration", duration);
         int warmupSeconds = steadyWarmup() ? steadyMaximum() : Inputs.seconds("--warmup", warmup);
         if (!steadyWarmup() && durationSeconds <= warmupSeconds) {
-            throw new UserError("--duration (" + durationSeconds + " s) must be longer than --warmup (" + warmupSeconds + " s)");
+            throw new UserError(
+                    "--duration (" + durationSeconds + " s) must be longer than --warmup (" + warmupSeconds + " s)");
         }
         long keyCount = Inputs.positiveLong("--keys", keys, "");
         if (keyCount > Keys.MAX_EXISTING_KEYS) {
@@ -112,7 +158,8 @@ final class ExperimentOptions {
         }
         int generators = Inputs.positiveInt("--generator-parallelism", generatorParallelism, "");
         if (generators > Math.min(Keys.MAX_INSTANCES, MAX_PARALLELISM)) {
-            throw new UserError("--generator-parallelism must be at most " + Math.min(Keys.MAX_INSTANCES, MAX_PARALLELISM));
+            throw new UserError(
+                    "--generator-parallelism must be at most " + Math.min(Keys.MAX_INSTANCES, MAX_PARALLELISM));
         }
         long seedValue;
         try {
@@ -122,15 +169,30 @@ final class ExperimentOptions {
         }
         int processing = Inputs.positiveInt("--parallelism", parallelism, "");
         if (processing > MAX_PARALLELISM) {
-            throw new UserError("--parallelism " + processing + " is more than " + MAX_PARALLELISM
-                    + " (each instance holds its own database session; Flink keys records into at most 128 groups by default)");
+            throw new UserError(
+                    "--parallelism " + processing + " is more than " + MAX_PARALLELISM
+                            + " (each instance holds its own database session; Flink keys records into at most 128 groups by default)");
         }
         long bound = records.trim().equals("0") ? 0 : Inputs.positiveLong("--records", records, " (0 = unbounded)");
         int token = runToken == null ? RUN_TOKEN_UNSET : runToken(runToken);
-        return new ExperimentSpec(engine, database, parsedPattern, blobBytes, durationSeconds, warmupSeconds,
-                Inputs.nonNegative("--rate", rate, " of records per second (0 = unthrottled)"), keyCount,
-                processing, generators, seedValue, token, bound,
-                job.metricsHost, metricsPort(job), Map.of(), engineOptions);
+        return new ExperimentSpec(
+                engine,
+                database,
+                parsedPattern,
+                blobBytes,
+                durationSeconds,
+                warmupSeconds,
+                Inputs.nonNegative("--rate", rate, " of records per second (0 = unthrottled)"),
+                keyCount,
+                processing,
+                generators,
+                seedValue,
+                token,
+                bound,
+                job.metricsHost,
+                metricsPort(job),
+                Map.of(),
+                engineOptions);
     }
 
     private static int runToken(String text) {

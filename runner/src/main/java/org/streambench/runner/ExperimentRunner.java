@@ -56,14 +56,15 @@ final class ExperimentRunner {
     RunResult run(ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir)
             throws IOException, InterruptedException {
         String startedAt = Instant.now().toString();
-        try (CleanupOnExit.Registration marker = CleanupOnExit.register("mark " + dir + " as interrupted",
-                () -> ResultFiles.writeInterrupted(requested, startedAt, dir))) {
+        try (CleanupOnExit.Registration marker = CleanupOnExit.register(
+                "mark " + dir + " as interrupted", () -> ResultFiles.writeInterrupted(requested, startedAt, dir))) {
             return runMarked(requested, steadyWarmup, session, dir, startedAt);
         }
     }
 
     @SuppressWarnings("try") // the registration's close() is the cleanup
-    private RunResult runMarked(ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir, String startedAt)
+    private RunResult runMarked(
+            ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir, String startedAt)
             throws IOException, InterruptedException {
         Engine engine = Engine.parse(requested.engine());
         Database database = session.database();
@@ -75,7 +76,8 @@ final class ExperimentRunner {
         database.resetSchema();
         Map<String, String> durability = database.durabilitySettings();
         ExperimentSpec spec = requested.runToken() == ExperimentOptions.RUN_TOKEN_UNSET
-                ? requested.withRunToken(unusedRunToken(database, storesData)) : requested;
+                ? requested.withRunToken(unusedRunToken(database, storesData))
+                : requested;
         if (spec.pattern().needsExistingKeys()) {
             out.printf(Locale.ROOT, "prefilling %,d keys with %,d-byte BLOBs ...%n", spec.keys(), spec.blobBytes());
             long start = System.nanoTime();
@@ -100,9 +102,11 @@ final class ExperimentRunner {
             job.waitFor(10, TimeUnit.SECONDS);
         }
 
-        JobReport report = Files.isRegularFile(dir.resolve(JOB_REPORT)) ? JobReport.read(dir.resolve(JOB_REPORT)) : null;
+        JobReport report =
+                Files.isRegularFile(dir.resolve(JOB_REPORT)) ? JobReport.read(dir.resolve(JOB_REPORT)) : null;
         if (error == null && (report == null || !"finished".equals(report.status()))) {
-            error = report == null ? "the " + engine.cliName() + " job " + JobEnd.describe(job, dir.resolve(JOB_LOG))
+            error = report == null
+                    ? "the " + engine.cliName() + " job " + JobEnd.describe(job, dir.resolve(JOB_LOG))
                     : "the " + engine.cliName() + " job failed: " + report.error();
         }
         if (error == null && report.errors() > 0) {
@@ -118,19 +122,41 @@ final class ExperimentRunner {
                 verification = new Verifier(spec).verify(report, database, storesData, rowsBefore);
                 if (error == null && verification.mismatches() > 0) {
                     error = "verification found " + verification.mismatches() + " mismatches"
-                            + (verification.details().isEmpty() ? "" : "; first: " + verification.details().get(0));
+                            + (verification.details().isEmpty()
+                                    ? ""
+                                    : "; first: " + verification.details().get(0));
                 }
             } catch (DatabaseException e) {
                 error = (error == null ? "" : error + "; ") + "verification failed: " + e.getMessage();
             }
         }
-        RunResult.Environment environment = new RunResult.Environment(report == null ? null : report.engineVersion(),
-                databaseVersion, session.note(), durability, settled, System.getProperty("java.vendor") + " " + System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory(),
-                System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
-                InetAddress.getLocalHost().getHostName(), ExperimentRunner.class.getPackage().getImplementationVersion(), Home.commit());
-        RunResult result = new RunResult(spec, Warmup.of(steadyWarmup, spec, seconds), error == null ? "ok" : "failed", error, startedAt,
-                RunResult.Throughput.of(seconds), RunResult.Rate.of(spec.rate(), seconds), report == null ? null : report.latency(), seconds, verification, report, environment);
+        RunResult.Environment environment = new RunResult.Environment(
+                report == null ? null : report.engineVersion(),
+                databaseVersion,
+                session.note(),
+                durability,
+                settled,
+                System.getProperty("java.vendor") + " " + System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory(),
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                        + System.getProperty("os.arch"),
+                InetAddress.getLocalHost().getHostName(),
+                ExperimentRunner.class.getPackage().getImplementationVersion(),
+                Home.commit());
+        RunResult result = new RunResult(
+                spec,
+                Warmup.of(steadyWarmup, spec, seconds),
+                error == null ? "ok" : "failed",
+                error,
+                startedAt,
+                RunResult.Throughput.of(seconds),
+                RunResult.Rate.of(spec.rate(), seconds),
+                report == null ? null : report.latency(),
+                seconds,
+                verification,
+                report,
+                environment);
         ResultFiles.write(result, dir);
         return result;
     }
@@ -156,14 +182,25 @@ final class ExperimentRunner {
 
     private Process launch(Engine engine, ExperimentSpec spec, Path dir) throws IOException {
         ProcessHandle runner = ProcessHandle.current();
-        List<String> command = new ArrayList<>(List.of(Home.javaExecutable(), "-Xmx" + jobHeap,
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-D" + JobMain.RUNNER_PID_PROPERTY + "=" + runner.pid()));
-        runner.info().startInstant().ifPresent(start -> command.add("-D" + JobMain.RUNNER_START_PROPERTY + "=" + start.toEpochMilli()));
+        List<String> command = new ArrayList<>(List.of(
+                Home.javaExecutable(),
+                "-Xmx" + jobHeap,
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-D" + JobMain.RUNNER_PID_PROPERTY + "=" + runner.pid()));
+        runner.info()
+                .startInstant()
+                .ifPresent(start -> command.add("-D" + JobMain.RUNNER_START_PROPERTY + "=" + start.toEpochMilli()));
         command.addAll(engine.jvmFlags());
-        command.addAll(List.of("-cp", Home.classpathOf(engine.module()), engine.mainClass(),
-                dir.resolve(JOB_SPEC).toString(), dir.resolve(JOB_REPORT).toString()));
+        command.addAll(List.of(
+                "-cp",
+                Home.classpathOf(engine.module()),
+                engine.mainClass(),
+                dir.resolve(JOB_SPEC).toString(),
+                dir.resolve(JOB_REPORT).toString()));
         out.println("launching the " + engine.cliName() + " job (log: " + dir.resolve(JOB_LOG) + ")");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve(JOB_LOG).toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve(JOB_LOG).toFile());
         builder.environment().putAll(engine.environment());
         builder.environment().remove(ExperimentSpec.PASSWORD_ENVIRONMENT);
         if (spec.password() != null) {
@@ -172,7 +209,8 @@ final class ExperimentRunner {
         return builder.start();
     }
 
-    void sample(Process job, ExperimentSpec spec, Path jobLog, List<RunResult.Second> seconds) throws InterruptedException, JobFailure {
+    void sample(Process job, ExperimentSpec spec, Path jobLog, List<RunResult.Second> seconds)
+            throws InterruptedException, JobFailure {
         sample(job, spec, false, jobLog, seconds);
     }
 
@@ -189,8 +227,11 @@ final class ExperimentRunner {
             return; // a bounded run so short that it was over before the first sample
         }
         int warmupEnd = steadyWarmup ? UNDECIDED : spec.warmupSeconds(); // the last second of the warm-up
-        out.printf(Locale.ROOT, "records flowing; %s warm-up, then %d s measured%n", steadyWarmup
-                ? "a steady (at most " + spec.warmupSeconds() + " s)" : spec.warmupSeconds() + " s", spec.durationSeconds());
+        out.printf(
+                Locale.ROOT,
+                "records flowing; %s warm-up, then %d s measured%n",
+                steadyWarmup ? "a steady (at most " + spec.warmupSeconds() + " s)" : spec.warmupSeconds() + " s",
+                spec.durationSeconds());
         if (warmupEnd == 0 && !control(job, spec, scraper, "/measure")) {
             return;
         }
@@ -204,38 +245,52 @@ final class ExperimentRunner {
                 if (spec.bounded()) {
                     return; // a bounded run ends by itself once every record is processed
                 }
-                throw new JobFailure("the " + spec.engine() + " job " + JobEnd.describe(job, jobLog)
-                        + " (" + (second - 1) + " s into the run)");
+                throw new JobFailure("the " + spec.engine() + " job " + JobEnd.describe(job, jobLog) + " ("
+                        + (second - 1) + " s into the run)");
             }
             MetricsScraper.Snapshot now = scrape(job, spec, scraper);
             if (now == null) {
                 return;
             }
             double reads = now.reads() - previous.reads();
-            seconds.add(new RunResult.Second(second, now.jobEpochNanos() / 1_000_000, now.secondsSince(previous),
-                    warmupEnd == UNDECIDED || second <= warmupEnd, Math.round(now.records() - previous.records()),
-                    Math.round(now.generated() - previous.generated()), Math.round(reads),
+            seconds.add(new RunResult.Second(
+                    second,
+                    now.jobEpochNanos() / 1_000_000,
+                    now.secondsSince(previous),
+                    warmupEnd == UNDECIDED || second <= warmupEnd,
+                    Math.round(now.records() - previous.records()),
+                    Math.round(now.generated() - previous.generated()),
+                    Math.round(reads),
                     reads > 0 ? (now.readSeconds() - previous.readSeconds()) / reads * 1e6 : null,
                     Math.round(now.errors() - previous.errors())));
             if (warmupEnd == UNDECIDED && (second >= spec.warmupSeconds() || Warmup.steady(seconds))) {
                 warmupEnd = second;
-                out.printf(Locale.ROOT, "  warm-up over after %d s (%s)%n", second,
+                out.printf(
+                        Locale.ROOT,
+                        "  warm-up over after %d s (%s)%n",
+                        second,
                         Warmup.steady(seconds) ? "throughput steady" : "not steady yet: the maximum is reached");
             }
             if (second == warmupEnd && !control(job, spec, scraper, "/measure")) {
                 return;
             }
-            if (second % PROGRESS_EVERY_SECONDS == 0 || (warmupEnd != UNDECIDED && second == warmupEnd + spec.durationSeconds())) {
+            if (second % PROGRESS_EVERY_SECONDS == 0
+                    || (warmupEnd != UNDECIDED && second == warmupEnd + spec.durationSeconds())) {
                 RunResult.Second last = seconds.get(seconds.size() - 1);
-                out.printf(Locale.ROOT, "  [%3d/%s s] %,d records/s%s%n", second,
-                        warmupEnd == UNDECIDED ? "?" : Integer.toString(warmupEnd + spec.durationSeconds()), Math.round(last.recordsPerSecond()),
+                out.printf(
+                        Locale.ROOT,
+                        "  [%3d/%s s] %,d records/s%s%n",
+                        second,
+                        warmupEnd == UNDECIDED ? "?" : Integer.toString(warmupEnd + spec.durationSeconds()),
+                        Math.round(last.recordsPerSecond()),
                         last.errors() > 0 ? ", " + last.errors() + " errors" : "");
             }
             previous = now;
         }
         if (spec.bounded()) {
-            throw new JobFailure("the bounded run of " + spec.recordsPerGenerator() + " records per generator did not finish within "
-                    + (warmupEnd + spec.durationSeconds()) + " s (raise --duration)");
+            throw new JobFailure(
+                    "the bounded run of " + spec.recordsPerGenerator() + " records per generator did not finish within "
+                            + (warmupEnd + spec.durationSeconds()) + " s (raise --duration)");
         }
         control(job, spec, scraper, "/stop");
         if (!job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS)) {
@@ -244,7 +299,8 @@ final class ExperimentRunner {
     }
 
     /** The first snapshot with processed records; null if a bounded job already ended. */
-    private MetricsScraper.Snapshot awaitFirstRecords(Process job, ExperimentSpec spec, MetricsScraper scraper, Path jobLog)
+    private MetricsScraper.Snapshot awaitFirstRecords(
+            Process job, ExperimentSpec spec, MetricsScraper scraper, Path jobLog)
             throws InterruptedException, JobFailure {
         long deadline = System.nanoTime() + startupTimeoutSeconds * SECOND;
         while (System.nanoTime() < deadline) {
@@ -252,7 +308,8 @@ final class ExperimentRunner {
                 if (spec.bounded() && job.exitValue() == 0) {
                     return null;
                 }
-                throw new JobFailure("the " + spec.engine() + " job " + JobEnd.describe(job, jobLog) + " before any record was processed");
+                throw new JobFailure("the " + spec.engine() + " job " + JobEnd.describe(job, jobLog)
+                        + " before any record was processed");
             }
             try {
                 MetricsScraper.Snapshot snapshot = scraper.scrape();

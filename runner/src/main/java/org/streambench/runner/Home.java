@@ -9,8 +9,7 @@ import java.nio.file.Path;
 /** Where the checkout is (modules, classpaths) and where run-time state goes (servers, data). */
 public final class Home {
 
-    private Home() {
-    }
+    private Home() {}
 
     /** The checkout: {@code -Dstreambench.home}, else the nearest folder up from here with a {@code bench} launcher. */
     public static Path root() {
@@ -29,7 +28,9 @@ public final class Home {
     /** Run-time state: {@code -Dstreambench.work}, else {@code $STREAMBENCH_WORK}, else {@code <checkout>/work}. */
     public static Path work() {
         String configured = System.getProperty("streambench.work", System.getenv("STREAMBENCH_WORK"));
-        return configured != null && !configured.isBlank() ? Path.of(configured).toAbsolutePath() : root().resolve("work");
+        return configured != null && !configured.isBlank()
+                ? Path.of(configured).toAbsolutePath()
+                : root().resolve("work");
     }
 
     /** The runtime classpath of a module built by Maven: its classes (if it has any) plus target/classpath.txt. */

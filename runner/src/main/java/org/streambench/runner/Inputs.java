@@ -11,8 +11,7 @@ final class Inputs {
     /** Ten digits fit a long and are more than any duration in seconds an int can hold. */
     private static final int MAX_DURATION_DIGITS = 10;
 
-    private Inputs() {
-    }
+    private Inputs() {}
 
     /** "30s", "2m", "1h" or a plain number of seconds. */
     static int seconds(String option, String text) {
@@ -20,10 +19,12 @@ final class Inputs {
         if (!m.matches()) {
             throw new UserError(option + " '" + text + "' is not a duration; write it like 30s, 2m or 1h");
         }
-        long factor = m.group(2) == null || m.group(2).equals("s") ? 1 : m.group(2).equals("m") ? 60 : 3600;
+        long factor =
+                m.group(2) == null || m.group(2).equals("s") ? 1 : m.group(2).equals("m") ? 60 : 3600;
         String digits = m.group(1).replaceFirst("^0+(?=\\d)", "");
         if (digits.length() > MAX_DURATION_DIGITS || Long.parseLong(digits) > Integer.MAX_VALUE / factor) {
-            throw new UserError(option + " '" + text + "' is too long; the longest is " + Integer.MAX_VALUE / 3600 + "h");
+            throw new UserError(
+                    option + " '" + text + "' is too long; the longest is " + Integer.MAX_VALUE / 3600 + "h");
         }
         return (int) (Long.parseLong(digits) * factor);
     }
@@ -43,7 +44,8 @@ final class Inputs {
         } catch (NumberFormatException notANumber) {
             // fall through to the message below
         }
-        throw new UserError(option + " '" + text + "' must be a port from " + (zeroMeansAny ? "0 (any free port)" : "1") + " to " + MAX_PORT);
+        throw new UserError(option + " '" + text + "' must be a port from " + (zeroMeansAny ? "0 (any free port)" : "1")
+                + " to " + MAX_PORT);
     }
 
     static long positiveLong(String option, String text, String hint) {

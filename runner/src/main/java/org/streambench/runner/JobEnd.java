@@ -10,11 +10,10 @@ import java.util.Map;
 /** Says how a job JVM ended, from its own report if it wrote one, else from its exit status. */
 final class JobEnd {
 
-    private static final Map<Integer, String> SIGNALS = Map.of(1, "SIGHUP", 2, "SIGINT", 6, "SIGABRT", 9, "SIGKILL",
-            11, "SIGSEGV", 15, "SIGTERM");
+    private static final Map<Integer, String> SIGNALS =
+            Map.of(1, "SIGHUP", 2, "SIGINT", 6, "SIGABRT", 9, "SIGKILL", 11, "SIGSEGV", 15, "SIGTERM");
 
-    private JobEnd() {
-    }
+    private JobEnd() {}
 
     /** E.g. "failed: ...", "process died: killed by signal 9 (SIGKILL)", "process exited with code 1: ...". */
     static String describe(Process job, Path jobLog) {
@@ -35,8 +34,12 @@ final class JobEnd {
         int code = job.exitValue();
         if (code > 128) {
             int signal = code - 128;
-            return String.format(Locale.ROOT, "process died: killed by signal %d (%s); log: %s", signal,
-                    SIGNALS.getOrDefault(signal, "signal " + signal), jobLog);
+            return String.format(
+                    Locale.ROOT,
+                    "process died: killed by signal %d (%s); log: %s",
+                    signal,
+                    SIGNALS.getOrDefault(signal, "signal " + signal),
+                    jobLog);
         }
         return "process exited with code " + code + (code == 0 ? "" : ": " + lastError(jobLog)) + "; log: " + jobLog;
     }
@@ -45,9 +48,11 @@ final class JobEnd {
     static String lastError(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);
-            return lines.stream().filter(l -> l.contains("Exception") || l.contains("Error") || l.startsWith("streambench"))
+            return lines.stream()
+                    .filter(l -> l.contains("Exception") || l.contains("Error") || l.startsWith("streambench"))
                     .reduce((first, second) -> second)
-                    .orElse(lines.isEmpty() ? "no output" : lines.get(lines.size() - 1)).trim();
+                    .orElse(lines.isEmpty() ? "no output" : lines.get(lines.size() - 1))
+                    .trim();
         } catch (IOException e) {
             return "no job log (" + e.getMessage() + ")";
         }

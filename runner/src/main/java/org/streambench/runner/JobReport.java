@@ -19,9 +19,18 @@ import org.streambench.operators.OperatorMetrics;
  * reads, each apart (only those that occurred); {@code endToEnd} from each record's intended emit
  * time to the end of its processing; {@code generatorDelay} how late the generators emitted.
  */
-record JobReport(String status, String error, String engineVersion, Map<Integer, Long> emittedByInstance,
-                 Map<Operation, Long> processed, long errors, String firstError, LatencyStats latency,
-                 Map<String, LatencyStats> latencyByResult, LatencyStats endToEnd, LatencyStats generatorDelay) {
+record JobReport(
+        String status,
+        String error,
+        String engineVersion,
+        Map<Integer, Long> emittedByInstance,
+        Map<Operation, Long> processed,
+        long errors,
+        String firstError,
+        LatencyStats latency,
+        Map<String, LatencyStats> latencyByResult,
+        LatencyStats endToEnd,
+        LatencyStats generatorDelay) {
 
     static JobReport read(Path file) throws IOException {
         Properties p = new Properties();
@@ -35,7 +44,8 @@ record JobReport(String status, String error, String engineVersion, Map<Integer,
         Map<Integer, Long> emitted = new TreeMap<>();
         for (String key : p.stringPropertyNames()) {
             if (key.startsWith("generator.") && key.endsWith(".emitted")) {
-                emitted.put(Integer.parseInt(key.substring("generator.".length(), key.length() - ".emitted".length())),
+                emitted.put(
+                        Integer.parseInt(key.substring("generator.".length(), key.length() - ".emitted".length())),
                         Long.parseLong(p.getProperty(key)));
             }
         }
@@ -51,9 +61,18 @@ record JobReport(String status, String error, String engineVersion, Map<Integer,
                 byResult.put(result.label(), LatencyStats.readFrom(p, prefix));
             }
         }
-        return new JobReport(p.getProperty("status"), p.getProperty("error"), p.getProperty("engineVersion"), emitted,
-                processed, Long.parseLong(p.getProperty("errors", "0")), p.getProperty("firstError"), latency, byResult,
-                stats(p, "endToEnd."), stats(p, "generatorDelay."));
+        return new JobReport(
+                p.getProperty("status"),
+                p.getProperty("error"),
+                p.getProperty("engineVersion"),
+                emitted,
+                processed,
+                Long.parseLong(p.getProperty("errors", "0")),
+                p.getProperty("firstError"),
+                latency,
+                byResult,
+                stats(p, "endToEnd."),
+                stats(p, "generatorDelay."));
     }
 
     private static LatencyStats stats(Properties p, String prefix) {

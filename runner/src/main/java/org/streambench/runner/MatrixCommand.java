@@ -30,15 +30,23 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "matrix", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run the study's experiment matrix: every engine x database x pattern x BLOB size (3 x 5 x 4 x 3 = 180 by "
-                + "default), each a full `bench run` from a freshly reset database and a fresh job JVM, into one folder per cell.",
-                "The journal DIR/matrix.json is rewritten after every experiment; --resume DIR continues an interrupted matrix "
-                + "(finished cells are never redone; the cell that was running is run again from a clean folder).",
-                "Every `bench run` option (duration, warm-up, keys, parallelism, rate, ...) applies to all cells."},
+@Command(
+        name = "matrix",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Run the study's experiment matrix: every engine x database x pattern x BLOB size (3 x 5 x 4 x 3 = 180 by "
+                    + "default), each a full `bench run` from a freshly reset database and a fresh job JVM, into one folder per cell.",
+            "The journal DIR/matrix.json is rewritten after every experiment; --resume DIR continues an interrupted matrix "
+                    + "(finished cells are never redone; the cell that was running is run again from a clean folder).",
+            "Every `bench run` option (duration, warm-up, keys, parallelism, rate, ...) applies to all cells."
+        },
         exitCodeListHeading = "Exit codes:%n",
-        exitCodeList = {"0:every cell ran and verified", "1:at least one cell failed (see the journal; --resume DIR --retry-failed)",
-                "2:bad input (nothing written)"})
+        exitCodeList = {
+            "0:every cell ran and verified",
+            "1:at least one cell failed (see the journal; --resume DIR --retry-failed)",
+            "2:bad input (nothing written)"
+        })
 final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     static final List<String> STUDY_ENGINES = List.of("flink", "spark", "apex");
@@ -47,6 +55,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     static final List<String> STUDY_BLOBS = List.of("1", "10000", "100000");
     /** What a cell costs besides its warm-up and measured window (job JVM start, reset, prefill, stop, verify), until measured. */
     private static final int ESTIMATED_OVERHEAD_SECONDS = 20;
+
     private static final String RUN_LOG = "run.log";
     /**
      * Without --warmup, every cell warms up until its throughput is steady, at most 30 s: a fixed
@@ -54,40 +63,66 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
      */
     static final String DEFAULT_WARMUP = "steady:30s";
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "YAML matrix spec: keys are these options' names without --, "
-            + "e.g. `engines: flink,spark`.")
+    @Option(
+            names = "--spec",
+            paramLabel = "FILE",
+            description =
+                    "YAML matrix spec: keys are these options' names without --, " + "e.g. `engines: flink,spark`.")
     Path specFile;
 
     @Option(names = "--engines", split = ",", paramLabel = "LIST", description = "Engines (default: flink,spark,apex).")
     List<String> engines;
 
-    @Option(names = "--databases", split = ",", paramLabel = "LIST", description = "Databases (default: cassandra,hbase,mongodb,postgresql,mariadb).")
+    @Option(
+            names = "--databases",
+            split = ",",
+            paramLabel = "LIST",
+            description = "Databases (default: cassandra,hbase,mongodb,postgresql,mariadb).")
     List<String> databases;
 
-    @Option(names = "--patterns", split = ",", paramLabel = "LIST", description = "Patterns (default: read,insert,update,mixed).")
+    @Option(
+            names = "--patterns",
+            split = ",",
+            paramLabel = "LIST",
+            description = "Patterns (default: read,insert,update,mixed).")
     List<String> patterns;
 
-    @Option(names = "--blobs", split = ",", paramLabel = "LIST", description = "BLOB sizes in bytes (default: 1,10000,100000).")
+    @Option(
+            names = "--blobs",
+            split = ",",
+            paramLabel = "LIST",
+            description = "BLOB sizes in bytes (default: 1,10000,100000).")
     List<String> blobs;
 
-    @Option(names = "--repetitions", defaultValue = "1", description = "Runs of every cell (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--repetitions",
+            defaultValue = "1",
+            description = "Runs of every cell (default: ${DEFAULT-VALUE}).")
     String repetitions;
 
-    @Option(names = "--shuffle", paramLabel = "SEED", description = "Run the cells of each database group in a random order "
-            + "drawn from SEED (exposes drift over time); default: a fixed order.")
+    @Option(
+            names = "--shuffle",
+            paramLabel = "SEED",
+            description = "Run the cells of each database group in a random order "
+                    + "drawn from SEED (exposes drift over time); default: a fixed order.")
     String shuffle;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Matrix folder (default: a new folder under results/).")
     Path out;
 
-    @Option(names = "--resume", paramLabel = "DIR", description = "Continue the matrix in DIR with the options it was started "
-            + "with (only credentials may be given again).")
+    @Option(
+            names = "--resume",
+            paramLabel = "DIR",
+            description = "Continue the matrix in DIR with the options it was started "
+                    + "with (only credentials may be given again).")
     Path resume;
 
     @Option(names = "--retry-failed", description = "With --resume: run the failed cells again too.")
     boolean retryFailed;
 
-    @Option(names = "--dry-run", description = "Print the plan, the number of experiments and the estimated time; run nothing.")
+    @Option(
+            names = "--dry-run",
+            description = "Print the plan, the number of experiments and the estimated time; run nothing.")
     boolean dryRun;
 
     @Mixin
@@ -103,14 +138,22 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     CommandSpec command;
 
     /** Options that are about this invocation, not about the cells: never stored in the journal. */
-    private static final List<String> NOT_STORED = List.of("--spec", "--out", "--resume", "--retry-failed", "--dry-run",
-            "--db-password", "--db-password-file", "--help", "--version");
+    private static final List<String> NOT_STORED = List.of(
+            "--spec",
+            "--out",
+            "--resume",
+            "--retry-failed",
+            "--dry-run",
+            "--db-password",
+            "--db-password-file",
+            "--help",
+            "--version");
     /** The single-experiment options that the axes replace. */
-    private static final Map<String, String> AXIS_OF = Map.of("--engine", "--engines", "--db", "--databases",
-            "--pattern", "--patterns", "--blob", "--blobs");
+    private static final Map<String, String> AXIS_OF =
+            Map.of("--engine", "--engines", "--db", "--databases", "--pattern", "--patterns", "--blob", "--blobs");
     /** What may be given again with --resume. */
-    private static final List<String> RESUME_OPTIONS = List.of("--resume", "--retry-failed", "--dry-run", "--db-password",
-            "--db-password-file");
+    private static final List<String> RESUME_OPTIONS =
+            List.of("--resume", "--retry-failed", "--dry-run", "--db-password", "--db-password-file");
 
     @Override
     public void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
@@ -132,28 +175,35 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         if (resume != null) {
             return resume(console);
         }
-        if (!matched("--warmup") && (specFile == null || !Bench.readYaml(specFile).containsKey("warmup"))) {
+        if (!matched("--warmup")
+                && (specFile == null || !Bench.readYaml(specFile).containsKey("warmup"))) {
             experiment.warmup = DEFAULT_WARMUP;
         }
         MatrixPlan plan = plan();
         List<ExperimentSpec> specs = checkCells(plan.cells());
-        Path dir = out != null ? out : Home.root().resolve("results")
-                .resolve("matrix-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path dir = out != null
+                ? out
+                : Home.root()
+                        .resolve("results")
+                        .resolve(
+                                "matrix-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         if (dryRun) {
             printPlan(console, plan, plan.cells(), specs);
             return 0;
         }
         RunCommand.requireUsable(dir);
         Journal journal = Journal.create(dir, plan, storedOptions());
-        console.println("matrix of " + plan.cells().size() + " experiments -> " + dir + " (resume with: ./bench matrix --resume " + dir + ")");
+        console.println("matrix of " + plan.cells().size() + " experiments -> " + dir
+                + " (resume with: ./bench matrix --resume " + dir + ")");
         return execute(journal, console);
     }
 
     private Integer resume(PrintWriter console) throws Exception {
         for (OptionSpec option : command.commandLine().getParseResult().matchedOptions()) {
             if (!RESUME_OPTIONS.contains(option.longestName())) {
-                throw new UserError("--resume continues a matrix with the options it was started with; " + option.longestName()
-                        + " cannot be changed (only --retry-failed, --dry-run and credentials may be given)");
+                throw new UserError(
+                        "--resume continues a matrix with the options it was started with; " + option.longestName()
+                                + " cannot be changed (only --retry-failed, --dry-run and credentials may be given)");
             }
         }
         Journal journal;
@@ -175,18 +225,26 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         try {
             parser.parseArgs(args.toArray(String[]::new));
         } catch (CommandLine.ParameterException e) {
-            throw new UserError(resume.resolve(Journal.FILE) + " holds options this version does not take: " + e.getMessage());
+            throw new UserError(
+                    resume.resolve(Journal.FILE) + " holds options this version does not take: " + e.getMessage());
         }
         stored.retryFailed = retryFailed;
         stored.dryRun = dryRun;
         List<Journal.Entry> todo = stored.todo(journal);
-        List<ExperimentSpec> specs = stored.checkCells(todo.stream().map(e -> e.cell).toList());
+        List<ExperimentSpec> specs =
+                stored.checkCells(todo.stream().map(e -> e.cell).toList());
         if (dryRun) {
-            stored.printPlan(console, journal.plan(), todo.stream().map(e -> e.cell).toList(), specs);
+            stored.printPlan(
+                    console, journal.plan(), todo.stream().map(e -> e.cell).toList(), specs);
             return 0;
         }
-        console.printf(Locale.ROOT, "resuming %s: %d done, %d failed, %d to run%n", resume, journal.count(Journal.State.OK),
-                journal.count(Journal.State.FAILED), todo.size());
+        console.printf(
+                Locale.ROOT,
+                "resuming %s: %d done, %d failed, %d to run%n",
+                resume,
+                journal.count(Journal.State.OK),
+                journal.count(Journal.State.FAILED),
+                todo.size());
         return stored.execute(journal, console);
     }
 
@@ -199,7 +257,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         List<String> databaseAxis = axis("--databases", databases, STUDY_DATABASES);
         List<String> patternAxis = axis("--patterns", patterns, STUDY_PATTERNS);
         List<Integer> blobAxis = axis("--blobs", blobs, STUDY_BLOBS).stream()
-                .map(b -> Inputs.positiveInt("--blobs", b, " of bytes (the study used 1, 10000 and 100000)")).toList();
+                .map(b -> Inputs.positiveInt("--blobs", b, " of bytes (the study used 1, 10000 and 100000)"))
+                .toList();
         int runs = Inputs.positiveInt("--repetitions", repetitions, "");
         Long seed = null;
         if (shuffle != null) {
@@ -216,7 +275,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         if (given == null) {
             return study;
         }
-        List<String> values = new ArrayList<>(new LinkedHashSet<>(given.stream().map(String::trim).filter(v -> !v.isEmpty()).toList()));
+        List<String> values = new ArrayList<>(new LinkedHashSet<>(
+                given.stream().map(String::trim).filter(v -> !v.isEmpty()).toList()));
         if (values.isEmpty()) {
             throw new UserError(option + " is empty; give at least one value, e.g. " + option + " " + study.get(0));
         }
@@ -230,10 +290,12 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     private List<ExperimentSpec> checkCells(List<Cell> cells) throws IOException {
         List<ExperimentSpec> specs = new ArrayList<>();
         job.runner(new PrintWriter(PrintWriter.nullWriter()));
-        for (String database : new LinkedHashSet<>(cells.stream().map(Cell::database).toList())) {
+        for (String database :
+                new LinkedHashSet<>(cells.stream().map(Cell::database).toList())) {
             DatabaseSession.check(database, connection);
         }
-        if (connection.url != null && cells.stream().map(Cell::database).distinct().count() > 1) {
+        if (connection.url != null
+                && cells.stream().map(Cell::database).distinct().count() > 1) {
             throw new UserError("--db-url names one database, but the matrix has several; narrow --databases to one");
         }
         for (Cell cell : cells) {
@@ -254,17 +316,32 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     /** The cells still to run: pending, those that were running when the matrix died, and with --retry-failed the failed ones. */
     private List<Journal.Entry> todo(Journal journal) {
-        return journal.entries().stream().filter(e -> e.state == Journal.State.PENDING || e.state == Journal.State.RUNNING
-                || (retryFailed && e.state == Journal.State.FAILED)).toList();
+        return journal.entries().stream()
+                .filter(e -> e.state == Journal.State.PENDING
+                        || e.state == Journal.State.RUNNING
+                        || (retryFailed && e.state == Journal.State.FAILED))
+                .toList();
     }
 
     private void printPlan(PrintWriter console, MatrixPlan plan, List<Cell> cells, List<ExperimentSpec> specs) {
-        console.printf(Locale.ROOT, "engines %s x databases %s x patterns %s x BLOBs %s x %d repetition(s)%n", plan.engines(),
-                plan.databases(), plan.patterns(), plan.blobs(), plan.repetitions());
+        console.printf(
+                Locale.ROOT,
+                "engines %s x databases %s x patterns %s x BLOBs %s x %d repetition(s)%n",
+                plan.engines(),
+                plan.databases(),
+                plan.patterns(),
+                plan.blobs(),
+                plan.repetitions());
         if (!specs.isEmpty()) {
-            console.printf(Locale.ROOT, "each cell: warm-up %s, %d s measured, %,d keys, parallelism %d%n", experiment.steadyWarmup()
-                    ? "until steady, at most " + specs.get(0).warmupSeconds() + " s" : specs.get(0).warmupSeconds() + " s",
-                    specs.get(0).durationSeconds(), specs.get(0).keys(), specs.get(0).parallelism());
+            console.printf(
+                    Locale.ROOT,
+                    "each cell: warm-up %s, %d s measured, %,d keys, parallelism %d%n",
+                    experiment.steadyWarmup()
+                            ? "until steady, at most " + specs.get(0).warmupSeconds() + " s"
+                            : specs.get(0).warmupSeconds() + " s",
+                    specs.get(0).durationSeconds(),
+                    specs.get(0).keys(),
+                    specs.get(0).parallelism());
         }
         long seconds = 0;
         for (int i = 0; i < cells.size(); i++) {
@@ -272,9 +349,13 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             console.printf(Locale.ROOT, "  %3d. %s%n", i + 1, cells.get(i).id());
             seconds += spec.warmupSeconds() + spec.durationSeconds() + ESTIMATED_OVERHEAD_SECONDS;
         }
-        console.printf(Locale.ROOT, "%d experiments; estimated wall time %s (warm-up + measured + about %d s per experiment "
-                + "for reset, prefill, job start and verification; more with large key spaces)%n", cells.size(),
-                human(seconds), ESTIMATED_OVERHEAD_SECONDS);
+        console.printf(
+                Locale.ROOT,
+                "%d experiments; estimated wall time %s (warm-up + measured + about %d s per experiment "
+                        + "for reset, prefill, job start and verification; more with large key spaces)%n",
+                cells.size(),
+                human(seconds),
+                ESTIMATED_OVERHEAD_SECONDS);
     }
 
     /** The options every cell runs with, as `--name=value` arguments: what was given, on the command line or in a spec file. */
@@ -294,7 +375,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             } else if (value instanceof Map<?, ?> map) {
                 map.forEach((k, v) -> args.add(name + "=" + k + "=" + v));
             } else if (value instanceof List<?> list) {
-                args.add(name + "=" + String.join(",", list.stream().map(String::valueOf).toList()));
+                args.add(name + "="
+                        + String.join(",", list.stream().map(String::valueOf).toList()));
             } else {
                 args.add(name + "=" + value);
             }
@@ -303,7 +385,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         args.add("--engines=" + String.join(",", plan.engines()));
         args.add("--databases=" + String.join(",", plan.databases()));
         args.add("--patterns=" + String.join(",", plan.patterns()));
-        args.add("--blobs=" + String.join(",", plan.blobs().stream().map(String::valueOf).toList()));
+        args.add("--blobs="
+                + String.join(",", plan.blobs().stream().map(String::valueOf).toList()));
         return args;
     }
 
@@ -314,7 +397,9 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         Instant matrixStart = Instant.now();
         int ranHere = 0;
         Map<String, List<Journal.Entry>> byDatabase = new LinkedHashMap<>();
-        todo.forEach(e -> byDatabase.computeIfAbsent(e.cell.database(), d -> new ArrayList<>()).add(e));
+        todo.forEach(e -> byDatabase
+                .computeIfAbsent(e.cell.database(), d -> new ArrayList<>())
+                .add(e));
         for (Map.Entry<String, List<Journal.Entry>> group : byDatabase.entrySet()) {
             DatabaseSession session = null;
             try {
@@ -326,12 +411,20 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     RunResult result = runCell(journal, entry, session, start);
                     ranHere++;
                     long done = journal.count(Journal.State.OK) + journal.count(Journal.State.FAILED);
-                    double perCell = Duration.between(matrixStart, Instant.now()).toSeconds() / (double) ranHere;
+                    double perCell =
+                            Duration.between(matrixStart, Instant.now()).toSeconds() / (double) ranHere;
                     long left = total - done;
-                    console.printf(Locale.ROOT, "[%d/%d] %s | ok %d, failed %d, left %d, ETA %s%n", done, total,
-                            result == null ? entry.cell.id() + ": FAILED: " + entry.reason
+                    console.printf(
+                            Locale.ROOT,
+                            "[%d/%d] %s | ok %d, failed %d, left %d, ETA %s%n",
+                            done,
+                            total,
+                            result == null
+                                    ? entry.cell.id() + ": FAILED: " + entry.reason
                                     : RunCommand.summary(result, journal.dir().resolve(entry.cell.id())),
-                            journal.count(Journal.State.OK), journal.count(Journal.State.FAILED), left,
+                            journal.count(Journal.State.OK),
+                            journal.count(Journal.State.FAILED),
+                            left,
                             human(Math.round(perCell * remaining(journal))));
                     if (entry.state == Journal.State.FAILED) {
                         // the next cell starts from a fresh server: a failure may have left it in any state
@@ -345,13 +438,26 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 }
             }
         }
-        List<Double> overheads = journal.entries().stream().map(e -> e.overheadSeconds).filter(o -> o != null).sorted().toList();
+        List<Double> overheads = journal.entries().stream()
+                .map(e -> e.overheadSeconds)
+                .filter(o -> o != null)
+                .sorted()
+                .toList();
         if (!overheads.isEmpty()) {
-            console.printf(Locale.ROOT, "overhead per experiment (everything but warm-up and measured window): median %.1f s, max %.1f s%n",
-                    overheads.get(overheads.size() / 2), overheads.get(overheads.size() - 1));
+            console.printf(
+                    Locale.ROOT,
+                    "overhead per experiment (everything but warm-up and measured window): median %.1f s, max %.1f s%n",
+                    overheads.get(overheads.size() / 2),
+                    overheads.get(overheads.size() - 1));
         }
         long failed = journal.count(Journal.State.FAILED);
-        console.printf(Locale.ROOT, "matrix %s: %d ok, %d failed of %d%s%n", journal.dir(), journal.count(Journal.State.OK), failed, total,
+        console.printf(
+                Locale.ROOT,
+                "matrix %s: %d ok, %d failed of %d%s%n",
+                journal.dir(),
+                journal.count(Journal.State.OK),
+                failed,
+                total,
                 failed > 0 ? "; run them again with ./bench matrix --resume " + journal.dir() + " --retry-failed" : "");
         return failed == 0 && remaining(journal) == 0 ? 0 : 1;
     }
@@ -361,7 +467,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     }
 
     /** Runs one cell from a clean folder; records its state and timings; null if it failed before producing a result. */
-    private RunResult runCell(Journal journal, Journal.Entry entry, DatabaseSession session, long startNanos) throws Exception {
+    private RunResult runCell(Journal journal, Journal.Entry entry, DatabaseSession session, long startNanos)
+            throws Exception {
         Path dir = journal.dir().resolve(entry.cell.id());
         deleteRecursively(dir);
         Files.createDirectories(dir);
@@ -371,13 +478,17 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         entry.attempts++;
         journal.save();
         RunResult result = null;
-        try (PrintWriter log = new PrintWriter(Files.newBufferedWriter(dir.resolve(RUN_LOG), StandardCharsets.UTF_8), true)) {
+        try (PrintWriter log =
+                new PrintWriter(Files.newBufferedWriter(dir.resolve(RUN_LOG), StandardCharsets.UTF_8), true)) {
             ExperimentSpec spec = specOf(entry.cell);
-            result = job.runner(log).run(spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
+            result = job.runner(log)
+                    .run(spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
             entry.state = result.passed() ? Journal.State.OK : Journal.State.FAILED;
             entry.reason = result.passed() ? null : result.error();
-            entry.throughput = result.throughput() == null ? null : result.throughput().mean();
-            entry.measuredSeconds = (double) ((result.warmup() == null ? 0 : result.warmup().seconds()) + spec.durationSeconds());
+            entry.throughput =
+                    result.throughput() == null ? null : result.throughput().mean();
+            entry.measuredSeconds =
+                    (double) ((result.warmup() == null ? 0 : result.warmup().seconds()) + spec.durationSeconds());
         } catch (RuntimeException e) {
             entry.state = Journal.State.FAILED;
             entry.reason = e.getMessage();
@@ -409,6 +520,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             return seconds + " s";
         }
         long minutes = Math.round(seconds / 60.0);
-        return minutes < 60 ? minutes + " min" : String.format(Locale.ROOT, "%d h %02d min", minutes / 60, minutes % 60);
+        return minutes < 60
+                ? minutes + " min"
+                : String.format(Locale.ROOT, "%d h %02d min", minutes / 60, minutes % 60);
     }
 }

@@ -14,16 +14,25 @@ final class MetricsScraper {
      * Cumulative counters at one instant: {@code nanoTime} on the runner's clock when the answer
      * came; {@code jobEpochNanos} on the job's clock when it read the counters (0 if the job does not show it).
      */
-    record Snapshot(long nanoTime, long jobEpochNanos, double records, double reads, double readSeconds, double errors, double generated) {
+    record Snapshot(
+            long nanoTime,
+            long jobEpochNanos,
+            double records,
+            double reads,
+            double readSeconds,
+            double errors,
+            double generated) {
 
         /** The seconds between {@code earlier} and this snapshot, on the job's clock where both have it. */
         double secondsSince(Snapshot earlier) {
             return jobEpochNanos > 0 && earlier.jobEpochNanos > 0
-                    ? (jobEpochNanos - earlier.jobEpochNanos) / 1e9 : (nanoTime - earlier.nanoTime) / 1e9;
+                    ? (jobEpochNanos - earlier.jobEpochNanos) / 1e9
+                    : (nanoTime - earlier.nanoTime) / 1e9;
         }
     }
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final URI metrics;
     private final String base;
 
@@ -33,7 +42,11 @@ final class MetricsScraper {
     }
 
     Snapshot scrape() throws IOException, InterruptedException {
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).GET().build(),
+        HttpResponse<String> response = client.send(
+                HttpRequest.newBuilder(metrics)
+                        .timeout(Duration.ofSeconds(5))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("metrics endpoint answered " + response.statusCode());
@@ -42,8 +55,12 @@ final class MetricsScraper {
     }
 
     void post(String path) throws IOException, InterruptedException {
-        HttpResponse<Void> response = client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(5))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+        HttpResponse<Void> response = client.send(
+                HttpRequest.newBuilder(URI.create(base + path))
+                        .timeout(Duration.ofSeconds(5))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.discarding());
         if (response.statusCode() != 200) {
             throw new IOException(path + " answered " + response.statusCode());
         }
@@ -74,10 +91,10 @@ final class MetricsScraper {
                 case "streambench_db_errors_total" -> errors += value;
                 case "streambench_generated_records_total" -> generated += value;
                 case "streambench_job_clock_seconds" -> jobClockSeconds = value;
-                default -> {
-                }
+                default -> {}
             }
         }
-        return new Snapshot(nanoTime, Math.round(jobClockSeconds * 1e9), records, reads, readSeconds, errors, generated);
+        return new Snapshot(
+                nanoTime, Math.round(jobClockSeconds * 1e9), records, reads, readSeconds, errors, generated);
     }
 }

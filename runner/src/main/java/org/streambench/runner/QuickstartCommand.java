@@ -15,21 +15,31 @@ import org.streambench.operators.ExperimentSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "quickstart", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "The four patterns at one BLOB size on Flink x PostgreSQL (the suite's own, or --db-url), short runs, one table.")
+@Command(
+        name = "quickstart",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description =
+                "The four patterns at one BLOB size on Flink x PostgreSQL (the suite's own, or --db-url), short runs, one table.")
 final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "YAML file with these options' values (keys without --); the command line wins.")
+    @Option(
+            names = "--spec",
+            paramLabel = "FILE",
+            description = "YAML file with these options' values (keys without --); the command line wins.")
     Path specFile;
 
     @Option(names = "--blob", defaultValue = "10000", description = "BLOB size in bytes (default: ${DEFAULT-VALUE}).")
     String blob;
 
-    @Option(names = "--duration", defaultValue = "10s", description = "Measured time per pattern (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--duration",
+            defaultValue = "10s",
+            description = "Measured time per pattern (default: ${DEFAULT-VALUE}).")
     String duration;
 
     @Option(names = "--warmup", defaultValue = "3s", description = "Warm-up per pattern (default: ${DEFAULT-VALUE}).")
@@ -38,8 +48,10 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
     @Option(names = "--keys", defaultValue = "10000", description = "Prefilled key space (default: ${DEFAULT-VALUE}).")
     String keys;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Folder for the four runs' result folders "
-            + "(default: results/quickstart-<date>-<time>).")
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "Folder for the four runs' result folders " + "(default: results/quickstart-<date>-<time>).")
     Path out;
 
     @Mixin
@@ -60,13 +72,29 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
     public Integer call() throws Exception {
         PrintWriter console = command.commandLine().getOut();
         // every other experiment option keeps the default `bench run` has
-        ExperimentOptions options = CommandLine.populateCommand(new ExperimentOptions(), "--engine", "flink", "--db", "postgresql",
-                "--blob", blob, "--duration", duration, "--warmup", warmup, "--keys", keys);
+        ExperimentOptions options = CommandLine.populateCommand(
+                new ExperimentOptions(),
+                "--engine",
+                "flink",
+                "--db",
+                "postgresql",
+                "--blob",
+                blob,
+                "--duration",
+                duration,
+                "--warmup",
+                warmup,
+                "--keys",
+                keys);
         ExperimentSpec base = options.toSpec(job);
         ExperimentRunner runner = job.runner(console);
         DatabaseSession.check("postgresql", connection);
-        Path root = out != null ? out : Home.root().resolve("results")
-                .resolve("quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path root = out != null
+                ? out
+                : Home.root()
+                        .resolve("results")
+                        .resolve("quickstart-"
+                                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         RunCommand.requireUsable(root);
         RunCommand.requireDiskSpace(base.withPattern(Pattern.UPDATE), connection);
         List<RunResult> results = new ArrayList<>();
@@ -80,14 +108,34 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
                 results.add(result);
             }
         }
-        console.printf(Locale.ROOT, "%nFlink x PostgreSQL (%s), %s B BLOBs, %s measured per pattern, results in %s%n",
-                connection.url == null ? "the suite's local server" : connection.url.replaceFirst("\\?.*", ""), blob, duration, root);
-        console.printf(Locale.ROOT, "%-8s %12s %10s %14s %10s %s%n", "pattern", "records/s", "sd", "read mean us", "p99 us", "verification");
+        console.printf(
+                Locale.ROOT,
+                "%nFlink x PostgreSQL (%s), %s B BLOBs, %s measured per pattern, results in %s%n",
+                connection.url == null ? "the suite's local server" : connection.url.replaceFirst("\\?.*", ""),
+                blob,
+                duration,
+                root);
+        console.printf(
+                Locale.ROOT,
+                "%-8s %12s %10s %14s %10s %s%n",
+                "pattern",
+                "records/s",
+                "sd",
+                "read mean us",
+                "p99 us",
+                "verification");
         for (RunResult r : results) {
             boolean reads = r.spec().pattern().reads() && r.readLatencyMicros() != null;
-            console.printf(Locale.ROOT, "%-8s %12.0f %10.0f %14s %10s %s%n", r.spec().pattern().cliName(),
-                    r.throughput().mean(), r.throughput().stddev(),
-                    reads ? String.format(Locale.ROOT, "%.0f", r.readLatencyMicros().mean()) : "-",
+            console.printf(
+                    Locale.ROOT,
+                    "%-8s %12.0f %10.0f %14s %10s %s%n",
+                    r.spec().pattern().cliName(),
+                    r.throughput().mean(),
+                    r.throughput().stddev(),
+                    reads
+                            ? String.format(
+                                    Locale.ROOT, "%.0f", r.readLatencyMicros().mean())
+                            : "-",
                     reads ? Long.toString(r.readLatencyMicros().p99()) : "-",
                     r.passed() ? "ok (" + r.verification().checked() + " checks)" : "FAILED: " + r.error());
         }

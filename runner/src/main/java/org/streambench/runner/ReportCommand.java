@@ -4,16 +4,21 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.streambench.report.Report;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Render DIR/report/: index.html (the study's figures and Tables 1-4 next to the study's values; opens offline), "
-                + "results.csv (one row per run) and the figures as PNG files.",
-                "Reads only the result.json files under DIR (a matrix folder or any folder of runs), so results from another "
-                + "machine render the same way."},
-        exitCodeListHeading = "Exit codes:%n", exitCodeList = {"0:the report was written", "2:DIR holds no results (nothing written)"})
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Render DIR/report/: index.html (the study's figures and Tables 1-4 next to the study's values; opens offline), "
+                    + "results.csv (one row per run) and the figures as PNG files.",
+            "Reads only the result.json files under DIR (a matrix folder or any folder of runs), so results from another "
+                    + "machine render the same way."
+        },
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:the report was written", "2:DIR holds no results (nothing written)"})
 final class ReportCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "DIR", description = "A matrix folder or a folder of run folders.")

@@ -22,8 +22,7 @@ final class ResultFiles {
     static final String PER_SECOND = "per-second.csv";
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private ResultFiles() {
-    }
+    private ResultFiles() {}
 
     /** Guards result.json: a run's own result and the interrupted marker never interleave. */
     private static final Object LOCK = new Object();
@@ -39,14 +38,31 @@ final class ResultFiles {
             }
             Path csvTmp = dir.resolve(PER_SECOND + ".tmp");
             try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvTmp))) {
-                csv.println("second,epochMillis,intervalSeconds,warmup,records,generated,reads,readLatencyMeanMicros,errors");
+                csv.println(
+                        "second,epochMillis,intervalSeconds,warmup,records,generated,reads,readLatencyMeanMicros,errors");
                 for (RunResult.Second s : result.perSecond()) {
-                    String latency = s.readLatencyMeanMicros() == null ? "" : String.format(Locale.ROOT, "%.1f", s.readLatencyMeanMicros());
-                    csv.printf(Locale.ROOT, "%d,%d,%.6f,%b,%d,%d,%d,%s,%d%n", s.second(), s.epochMillis(), s.intervalSeconds(), s.warmup(),
-                            s.records(), s.generated(), s.reads(), latency, s.errors());
+                    String latency = s.readLatencyMeanMicros() == null
+                            ? ""
+                            : String.format(Locale.ROOT, "%.1f", s.readLatencyMeanMicros());
+                    csv.printf(
+                            Locale.ROOT,
+                            "%d,%d,%.6f,%b,%d,%d,%d,%s,%d%n",
+                            s.second(),
+                            s.epochMillis(),
+                            s.intervalSeconds(),
+                            s.warmup(),
+                            s.records(),
+                            s.generated(),
+                            s.reads(),
+                            latency,
+                            s.errors());
                 }
             }
-            Files.move(csvTmp, dir.resolve(PER_SECOND), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(
+                    csvTmp,
+                    dir.resolve(PER_SECOND),
+                    StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
             writeJson(toJson(result), dir);
         }
     }
@@ -59,8 +75,17 @@ final class ResultFiles {
             }
             try {
                 Files.deleteIfExists(dir.resolve(PER_SECOND));
-                writeJson(ordered("spec", spec(spec), "status", "interrupted",
-                        "error", "the runner was interrupted (SIGINT or SIGTERM) before the run finished", "startedAt", startedAt), dir);
+                writeJson(
+                        ordered(
+                                "spec",
+                                spec(spec),
+                                "status",
+                                "interrupted",
+                                "error",
+                                "the runner was interrupted (SIGINT or SIGTERM) before the run finished",
+                                "startedAt",
+                                startedAt),
+                        dir);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -80,20 +105,48 @@ final class ResultFiles {
         json.put("error", r.error());
         json.put("startedAt", r.startedAt());
         json.put("warmup", r.warmup());
-        json.put("throughput", r.throughput() == null ? null
-                : ordered("mean", r.throughput().mean(), "stddev", r.throughput().stddev(), "unit", "records/s",
-                        "trendPercent", Math.round(r.throughput().trendPercent() * 10) / 10.0, "trending", r.throughput().trending()));
-        json.put("rate", r.rate() == null ? null : ordered("target", r.rate().target(), "unit", "records/s",
-                "generated", Math.round(r.rate().generated() * 10) / 10.0, "processed", Math.round(r.rate().processed() * 10) / 10.0,
-                "behind", r.rate().behind()));
+        json.put(
+                "throughput",
+                r.throughput() == null
+                        ? null
+                        : ordered(
+                                "mean",
+                                r.throughput().mean(),
+                                "stddev",
+                                r.throughput().stddev(),
+                                "unit",
+                                "records/s",
+                                "trendPercent",
+                                Math.round(r.throughput().trendPercent() * 10) / 10.0,
+                                "trending",
+                                r.throughput().trending()));
+        json.put(
+                "rate",
+                r.rate() == null
+                        ? null
+                        : ordered(
+                                "target",
+                                r.rate().target(),
+                                "unit",
+                                "records/s",
+                                "generated",
+                                Math.round(r.rate().generated() * 10) / 10.0,
+                                "processed",
+                                Math.round(r.rate().processed() * 10) / 10.0,
+                                "behind",
+                                r.rate().behind()));
         json.put("readLatencyMicros", r.spec().pattern().reads() ? latency(r.readLatencyMicros()) : null);
         Map<String, Object> byResult = new LinkedHashMap<>();
         if (r.report() != null) {
             r.report().latencyByResult().forEach((result, stats) -> byResult.put(result, latency(stats)));
         }
         json.put("readLatencyByResultMicros", r.spec().pattern().reads() ? byResult : null);
-        json.put("endToEndLatencyMicros", r.report() == null ? null : latency(r.report().endToEnd()));
-        json.put("generatorDelayMicros", r.report() == null ? null : latency(r.report().generatorDelay()));
+        json.put(
+                "endToEndLatencyMicros",
+                r.report() == null ? null : latency(r.report().endToEnd()));
+        json.put(
+                "generatorDelayMicros",
+                r.report() == null ? null : latency(r.report().generatorDelay()));
         json.put("perSecond", r.perSecond());
         json.put("counts", counts(r.report()));
         json.put("verification", r.verification());
@@ -104,20 +157,60 @@ final class ResultFiles {
     private static Map<String, Object> spec(ExperimentSpec s) {
         Map<String, Object> settings = new LinkedHashMap<>(s.databaseSettings());
         settings.computeIfPresent("password", (k, v) -> v.toString().isEmpty() ? "" : "***");
-        return ordered("engine", s.engine(), "database", s.database(), "pattern", s.pattern().cliName(),
-                "blobBytes", s.blobBytes(), "durationSeconds", s.durationSeconds(), "warmupSeconds", s.warmupSeconds(),
-                "rate", s.rate(), "keys", s.keys(), "parallelism", s.parallelism(),
-                "generatorParallelism", s.generatorParallelism(), "seed", s.seed(), "runToken", s.runToken(),
-                "recordsPerGenerator", s.recordsPerGenerator(), "engineSettings", s.engineSettings(),
-                "databaseSettings", settings);
+        return ordered(
+                "engine",
+                s.engine(),
+                "database",
+                s.database(),
+                "pattern",
+                s.pattern().cliName(),
+                "blobBytes",
+                s.blobBytes(),
+                "durationSeconds",
+                s.durationSeconds(),
+                "warmupSeconds",
+                s.warmupSeconds(),
+                "rate",
+                s.rate(),
+                "keys",
+                s.keys(),
+                "parallelism",
+                s.parallelism(),
+                "generatorParallelism",
+                s.generatorParallelism(),
+                "seed",
+                s.seed(),
+                "runToken",
+                s.runToken(),
+                "recordsPerGenerator",
+                s.recordsPerGenerator(),
+                "engineSettings",
+                s.engineSettings(),
+                "databaseSettings",
+                settings);
     }
 
     private static Map<String, Object> latency(LatencyStats l) {
         if (l == null) {
             return null;
         }
-        return ordered("count", l.count(), "mean", l.mean(), "stddev", l.stddev(), "p50", l.p50(), "p95", l.p95(),
-                "p99", l.p99(), "p999", l.p999(), "max", l.max());
+        return ordered(
+                "count",
+                l.count(),
+                "mean",
+                l.mean(),
+                "stddev",
+                l.stddev(),
+                "p50",
+                l.p50(),
+                "p95",
+                l.p95(),
+                "p99",
+                l.p99(),
+                "p999",
+                l.p999(),
+                "max",
+                l.max());
     }
 
     private static Map<String, Object> counts(JobReport report) {
@@ -126,8 +219,17 @@ final class ResultFiles {
         }
         Map<String, Object> processed = new LinkedHashMap<>();
         report.processed().forEach((op, n) -> processed.put(op.label(), n));
-        return ordered("emitted", report.totalEmitted(), "emittedByInstance", report.emittedByInstance(),
-                "processed", processed, "errors", report.errors(), "firstError", report.firstError());
+        return ordered(
+                "emitted",
+                report.totalEmitted(),
+                "emittedByInstance",
+                report.emittedByInstance(),
+                "processed",
+                processed,
+                "errors",
+                report.errors(),
+                "firstError",
+                report.firstError());
     }
 
     private static Map<String, Object> ordered(Object... keysAndValues) {

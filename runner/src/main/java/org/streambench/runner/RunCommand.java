@@ -18,21 +18,31 @@ import org.streambench.operators.LatencyStats;
 import org.streambench.runner.servers.LocalServers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run one experiment: reset the database, prefill it if the pattern reads, run the job, "
-                + "sample every second, stop, verify, and write result.json and per-second.csv.",
-                "Options can also come from a YAML file (--spec); the command line wins."},
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Run one experiment: reset the database, prefill it if the pattern reads, run the job, "
+                    + "sample every second, stop, verify, and write result.json and per-second.csv.",
+            "Options can also come from a YAML file (--spec); the command line wins."
+        },
         exitCodeListHeading = "Exit codes:%n",
-        exitCodeList = {"0:the run finished and verification found no mismatch",
-                "1:the job failed, or the database does not hold what the operator wrote",
-                "2:bad input or an unreachable database (nothing written)"})
+        exitCodeList = {
+            "0:the run finished and verification found no mismatch",
+            "1:the job failed, or the database does not hold what the operator wrote",
+            "2:bad input or an unreachable database (nothing written)"
+        })
 final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "YAML experiment spec: keys are these options' names without --, e.g. `pattern: update`.")
+    @Option(
+            names = "--spec",
+            paramLabel = "FILE",
+            description = "YAML experiment spec: keys are these options' names without --, e.g. `pattern: update`.")
     Path specFile;
 
     @Mixin
@@ -70,7 +80,8 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
             Files.createDirectories(dir);
             RunResult result;
             try {
-                result = runner.run(spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
+                result = runner.run(
+                        spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
             } catch (RuntimeException e) {
                 deleteIfEmpty(dir);
                 throw e;
@@ -82,8 +93,10 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     static Path defaultResultDir(ExperimentSpec spec) {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        return Home.root().resolve("results").resolve(stamp + "-" + spec.engine() + "-" + spec.database() + "-"
-                + spec.pattern().cliName() + "-" + spec.blobBytes());
+        return Home.root()
+                .resolve("results")
+                .resolve(stamp + "-" + spec.engine() + "-" + spec.database() + "-"
+                        + spec.pattern().cliName() + "-" + spec.blobBytes());
     }
 
     /** The result folder must be empty or creatable, and writable; checked by creating it and removing what was created. */
@@ -98,7 +111,9 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
             throw new UserError("--out " + dir + " is a file, not a folder");
         }
         List<Path> missing = new ArrayList<>(); // the folders this check creates, deepest first, to remove afterwards
-        for (Path path = dir.toAbsolutePath(); !Files.exists(path, LinkOption.NOFOLLOW_LINKS); path = path.getParent()) {
+        for (Path path = dir.toAbsolutePath();
+                !Files.exists(path, LinkOption.NOFOLLOW_LINKS);
+                path = path.getParent()) {
             missing.add(path);
         }
         Path probe = null;
@@ -106,8 +121,8 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
             Files.createDirectories(dir);
             probe = Files.createTempFile(dir, ".write-test", "");
         } catch (IOException | SecurityException e) {
-            throw new UserError("cannot write the result folder " + dir + " (" + e.getClass().getSimpleName() + ": "
-                    + e.getMessage() + "); choose another --out");
+            throw new UserError("cannot write the result folder " + dir + " ("
+                    + e.getClass().getSimpleName() + ": " + e.getMessage() + "); choose another --out");
         } finally {
             if (probe != null) {
                 Files.deleteIfExists(probe);
@@ -135,9 +150,15 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         double needed = spec.keys() * (spec.blobBytes() + PER_ROW_OVERHEAD_BYTES) * SPACE_MARGIN;
         long free = Files.getFileStore(work).getUsableSpace();
         if (needed > free) {
-            throw new UserError(String.format(Locale.ROOT, "--keys %d x --blob %d needs about %.1f GB for the prefill under %s, "
-                    + "but only %.1f GB are free; lower --keys or --blob, or free disk space", spec.keys(), spec.blobBytes(),
-                    needed / 1e9, Home.work(), free / 1e9));
+            throw new UserError(String.format(
+                    Locale.ROOT,
+                    "--keys %d x --blob %d needs about %.1f GB for the prefill under %s, "
+                            + "but only %.1f GB are free; lower --keys or --blob, or free disk space",
+                    spec.keys(),
+                    spec.blobBytes(),
+                    needed / 1e9,
+                    Home.work(),
+                    free / 1e9));
         }
     }
 
@@ -156,29 +177,55 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     static String summary(RunResult r, Path dir) {
         ExperimentSpec s = r.spec();
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s x %s, %s, %d B: ",
-                s.engine(), s.database(), s.pattern().cliName(), s.blobBytes()));
+        StringBuilder line = new StringBuilder(String.format(
+                Locale.ROOT,
+                "%s x %s, %s, %d B: ",
+                s.engine(),
+                s.database(),
+                s.pattern().cliName(),
+                s.blobBytes()));
         if (r.environment().databaseNote() != null) {
             line.append("[").append(r.environment().databaseNote()).append("] ");
         }
         if (CleanupOnExit.exiting()) {
-            return line.append("INTERRUPTED: the result folder says so -> ").append(dir).toString();
+            return line.append("INTERRUPTED: the result folder says so -> ")
+                    .append(dir)
+                    .toString();
         }
         if (!"ok".equals(r.status())) {
-            return line.append("FAILED: ").append(r.error()).append(" -> ").append(dir).toString();
+            return line.append("FAILED: ")
+                    .append(r.error())
+                    .append(" -> ")
+                    .append(dir)
+                    .toString();
         }
-        line.append(String.format(Locale.ROOT, "%,.0f records/s (sd %,.0f)", r.throughput().mean(), r.throughput().stddev()));
+        line.append(String.format(
+                Locale.ROOT,
+                "%,.0f records/s (sd %,.0f)",
+                r.throughput().mean(),
+                r.throughput().stddev()));
         if (r.throughput().trending()) {
-            line.append(String.format(Locale.ROOT, " NOT STEADY: %s %.0f %% over the measured window",
-                    r.throughput().trendPercent() > 0 ? "rose" : "fell", Math.abs(r.throughput().trendPercent())));
+            line.append(String.format(
+                    Locale.ROOT,
+                    " NOT STEADY: %s %.0f %% over the measured window",
+                    r.throughput().trendPercent() > 0 ? "rose" : "fell",
+                    Math.abs(r.throughput().trendPercent())));
         }
         if (r.rate() != null && r.rate().behind()) {
-            line.append(String.format(Locale.ROOT, " BEHIND TARGET RATE of %,.0f/s: %,.0f/s generated, %,.0f/s processed",
-                    r.rate().target(), r.rate().generated(), r.rate().processed()));
+            line.append(String.format(
+                    Locale.ROOT,
+                    " BEHIND TARGET RATE of %,.0f/s: %,.0f/s generated, %,.0f/s processed",
+                    r.rate().target(),
+                    r.rate().generated(),
+                    r.rate().processed()));
         }
         if (s.pattern().reads() && r.readLatencyMicros() != null) {
-            line.append(String.format(Locale.ROOT, ", read latency %.0f us (sd %.0f, p99 %d)",
-                    r.readLatencyMicros().mean(), r.readLatencyMicros().stddev(), r.readLatencyMicros().p99()));
+            line.append(String.format(
+                    Locale.ROOT,
+                    ", read latency %.0f us (sd %.0f, p99 %d)",
+                    r.readLatencyMicros().mean(),
+                    r.readLatencyMicros().stddev(),
+                    r.readLatencyMicros().p99()));
             LatencyStats hits = r.report().latencyByResult().get("hit");
             LatencyStats misses = r.report().latencyByResult().get("miss");
             if (hits != null && misses != null) {

@@ -7,9 +7,19 @@ import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.LatencyStats;
 
 /** Everything one run produced; written as result.json and per-second.csv. */
-record RunResult(ExperimentSpec spec, Warmup warmup, String status, String error, String startedAt,
-                 Throughput throughput, Rate rate, LatencyStats readLatencyMicros, List<Second> perSecond,
-                 Verifier.Verification verification, JobReport report, Environment environment) {
+record RunResult(
+        ExperimentSpec spec,
+        Warmup warmup,
+        String status,
+        String error,
+        String startedAt,
+        Throughput throughput,
+        Rate rate,
+        LatencyStats readLatencyMicros,
+        List<Second> perSecond,
+        Verifier.Verification verification,
+        JobReport report,
+        Environment environment) {
 
     /**
      * One sample interval (about a second): what happened between the previous sample and this one.
@@ -18,8 +28,16 @@ record RunResult(ExperimentSpec spec, Warmup warmup, String status, String error
      * {@code generated}, {@code reads}, {@code errors}: exact counts in the interval, so the rows of a
      * run add up to its counters; {@code readLatencyMeanMicros} is null in an interval without reads.
      */
-    record Second(int second, long epochMillis, double intervalSeconds, boolean warmup, long records, long generated, long reads,
-                  Double readLatencyMeanMicros, long errors) {
+    record Second(
+            int second,
+            long epochMillis,
+            double intervalSeconds,
+            boolean warmup,
+            long records,
+            long generated,
+            long reads,
+            Double readLatencyMeanMicros,
+            long errors) {
 
         /** A one-second interval of {@code records} processed and generated, without reads or a clock (for tests). */
         static Second of(int second, boolean warmup, long records) {
@@ -60,7 +78,9 @@ record RunResult(ExperimentSpec spec, Warmup warmup, String status, String error
             long processedRecords = window.stream().mapToLong(Second::records).sum();
             double backlogGrowth = generatedRecords - processedRecords;
             boolean behind = generatedRecords / time < target * (1 - BEHIND_TOLERANCE_PERCENT / 100)
-                    || backlogGrowth > Math.max(target * time * BEHIND_TOLERANCE_PERCENT / 100, target * BATCH_ALLOWANCE_SECONDS);
+                    || backlogGrowth
+                            > Math.max(
+                                    target * time * BEHIND_TOLERANCE_PERCENT / 100, target * BATCH_ALLOWANCE_SECONDS);
             return new Rate(target, generatedRecords / time, processedRecords / time, behind);
         }
     }
@@ -80,14 +100,16 @@ record RunResult(ExperimentSpec spec, Warmup warmup, String status, String error
 
         static Throughput of(List<Second> seconds) {
             List<Second> window = seconds.stream().filter(s -> !s.warmup()).toList();
-            double[] measured = window.stream().mapToDouble(Second::recordsPerSecond).toArray();
+            double[] measured =
+                    window.stream().mapToDouble(Second::recordsPerSecond).toArray();
             int n = measured.length;
             double time = window.stream().mapToDouble(Second::intervalSeconds).sum();
             if (n == 0 || time <= 0) {
                 return new Throughput(0, 0, 0, false);
             }
             double mean = window.stream().mapToLong(Second::records).sum() / time;
-            double squares = Arrays.stream(measured).map(v -> (v - mean) * (v - mean)).sum();
+            double squares =
+                    Arrays.stream(measured).map(v -> (v - mean) * (v - mean)).sum();
             double stddev = n > 1 ? Math.sqrt(squares / (n - 1)) : 0;
             if (n < 3 || mean <= 0) {
                 return new Throughput(mean, stddev, 0, false);
@@ -108,7 +130,8 @@ record RunResult(ExperimentSpec spec, Warmup warmup, String status, String error
             double slopeError = Math.sqrt(residuals / (n - 2) / sxx);
             double t = slopeError == 0 ? (slope == 0 ? 0 : Double.POSITIVE_INFINITY) : Math.abs(slope / slopeError);
             double trendPercent = slope * (n - 1) / mean * 100;
-            return new Throughput(mean, stddev, trendPercent, Math.abs(trendPercent) > TREND_TOLERANCE_PERCENT && t > TREND_MIN_T);
+            return new Throughput(
+                    mean, stddev, trendPercent, Math.abs(trendPercent) > TREND_TOLERANCE_PERCENT && t > TREND_MIN_T);
         }
     }
 
@@ -116,10 +139,19 @@ record RunResult(ExperimentSpec spec, Warmup warmup, String status, String error
      * {@code durability}: the database's durability settings in force during the run (see Database#durabilitySettings);
      * {@code settledAfterPrefill}: what wrote out the reset's and prefill's work before the job started (see Database#settle).
      */
-    record Environment(String engineVersion, String databaseVersion, String databaseNote, Map<String, String> durability,
-                       String settledAfterPrefill,
-                       String java, int cores, long maxMemoryBytes, String os, String host, String streambenchVersion, String commit) {
-    }
+    record Environment(
+            String engineVersion,
+            String databaseVersion,
+            String databaseNote,
+            Map<String, String> durability,
+            String settledAfterPrefill,
+            String java,
+            int cores,
+            long maxMemoryBytes,
+            String os,
+            String host,
+            String streambenchVersion,
+            String commit) {}
 
     boolean passed() {
         return "ok".equals(status) && verification != null && verification.mismatches() == 0;

@@ -24,8 +24,7 @@ import org.streambench.operators.Operation;
 final class Verifier {
 
     /** Result of a verification; {@code details} names the first mismatches. */
-    record Verification(long checked, long mismatches, long expectedInserts, long rowDelta, List<String> details) {
-    }
+    record Verification(long checked, long mismatches, long expectedInserts, long rowDelta, List<String> details) {}
 
     private static final int SAMPLED_EXISTING_KEYS = 250;
     private static final int SAMPLED_NEW_KEYS_PER_INSTANCE = 100;
@@ -44,12 +43,15 @@ final class Verifier {
         Map<String, SensorRecord> expected = new LinkedHashMap<>();
         long expectedInserts = replay(report, expected);
 
-        check(report.totalProcessed() == report.totalEmitted(),
-                "the operator completed " + report.totalProcessed() + " of " + report.totalEmitted() + " emitted records");
+        check(
+                report.totalProcessed() == report.totalEmitted(),
+                "the operator completed " + report.totalProcessed() + " of " + report.totalEmitted()
+                        + " emitted records");
         check(report.errors() == 0, report.errors() + " database errors; first: " + report.firstError());
-        check(report.processed().get(Operation.INSERT) == expectedInserts,
-                "the operator inserted " + report.processed().get(Operation.INSERT) + " records, the generators emitted "
-                        + expectedInserts + " new keys");
+        check(
+                report.processed().get(Operation.INSERT) == expectedInserts,
+                "the operator inserted " + report.processed().get(Operation.INSERT)
+                        + " records, the generators emitted " + expectedInserts + " new keys");
         if (!storesData) {
             return new Verification(checked, mismatches, expectedInserts, 0, List.copyOf(details));
         }
@@ -74,7 +76,8 @@ final class Verifier {
         boolean writesExisting = pattern == Pattern.UPDATE || pattern == Pattern.MIXED;
         long inserts = 0;
         for (Map.Entry<Integer, Long> instance : report.emittedByInstance().entrySet()) {
-            RecordGenerator generator = new RecordGenerator(spec.seed(), pattern, spec.keys(), spec.runToken(), instance.getKey());
+            RecordGenerator generator =
+                    new RecordGenerator(spec.seed(), pattern, spec.keys(), spec.runToken(), instance.getKey());
             long emitted = instance.getValue();
             long newKeyStep = Math.max(1, emitted / SAMPLED_NEW_KEYS_PER_INSTANCE);
             for (long seq = 0; seq < emitted; seq++) {
@@ -99,10 +102,16 @@ final class Verifier {
             return;
         }
         SensorRecord got = stored.get().record();
-        check(got.int1() == want.int1() && got.int2() == want.int2() && got.int3() == want.int3()
-                        && close(got.double1(), want.double1()) && close(got.double2(), want.double2()) && close(got.double3(), want.double3()),
+        check(
+                got.int1() == want.int1()
+                        && got.int2() == want.int2()
+                        && got.int3() == want.int3()
+                        && close(got.double1(), want.double1())
+                        && close(got.double2(), want.double2())
+                        && close(got.double3(), want.double3()),
                 id + " holds " + got + ", expected " + want);
-        check(stored.get().blob().length == spec.blobBytes(),
+        check(
+                stored.get().blob().length == spec.blobBytes(),
                 id + " has a BLOB of " + stored.get().blob().length + " bytes, expected " + spec.blobBytes());
     }
 

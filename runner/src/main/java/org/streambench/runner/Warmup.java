@@ -33,8 +33,16 @@ record Warmup(String mode, int seconds, Boolean steady) {
             return false;
         }
         List<RunResult.Second> window = seconds.subList(seconds.size() - WINDOW_SECONDS, seconds.size()).stream()
-                .map(s -> new RunResult.Second(s.second(), s.epochMillis(), s.intervalSeconds(), false, s.records(), s.generated(),
-                        s.reads(), s.readLatencyMeanMicros(), s.errors()))
+                .map(s -> new RunResult.Second(
+                        s.second(),
+                        s.epochMillis(),
+                        s.intervalSeconds(),
+                        false,
+                        s.records(),
+                        s.generated(),
+                        s.reads(),
+                        s.readLatencyMeanMicros(),
+                        s.errors()))
                 .toList();
         RunResult.Throughput throughput = RunResult.Throughput.of(window);
         return throughput.mean() > 0 && Math.abs(throughput.trendPercent()) <= TOLERANCE_PERCENT;

@@ -26,24 +26,33 @@ class AccuracyTest {
     private static final int CALL_MICROS = 2000;
 
     /** What each engine loses per record besides the call: Spark waits at micro-batch boundaries. */
-    private static final Map<String, Double> LEAST_SHARE_OF_IDEAL_THROUGHPUT = Map.of("flink", 0.9, "spark", 0.8, "apex", 0.9);
+    private static final Map<String, Double> LEAST_SHARE_OF_IDEAL_THROUGHPUT =
+            Map.of("flink", 0.9, "spark", 0.8, "apex", 0.9);
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"flink", "spark", "apex"})
     void readLatencyAndThroughputMatchADatabaseOfKnownSpeed(String engine, @TempDir Path tmp) throws Exception {
-        Map<String, Object> result = run(tmp, "--engine", engine, "--pattern", "read", "--db-setting", "callMicros=" + CALL_MICROS);
+        Map<String, Object> result =
+                run(tmp, "--engine", engine, "--pattern", "read", "--db-setting", "callMicros=" + CALL_MICROS);
 
         Map<String, Object> latency = map(result, "readLatencyMicros");
         long p50 = number(latency, "p50").longValue();
         double mean = number(latency, "mean").doubleValue();
-        assertTrue(p50 >= CALL_MICROS && p50 <= CALL_MICROS * 1.05, "read p50 " + p50 + " us for calls of " + CALL_MICROS + " us");
-        assertTrue(mean >= CALL_MICROS && mean <= CALL_MICROS * 1.1, "read mean " + mean + " us for calls of " + CALL_MICROS + " us");
+        assertTrue(
+                p50 >= CALL_MICROS && p50 <= CALL_MICROS * 1.05,
+                "read p50 " + p50 + " us for calls of " + CALL_MICROS + " us");
+        assertTrue(
+                mean >= CALL_MICROS && mean <= CALL_MICROS * 1.1,
+                "read mean " + mean + " us for calls of " + CALL_MICROS + " us");
 
         double ideal = 1e6 / CALL_MICROS; // one instance, one read per record
         double throughput = number(map(result, "throughput"), "mean").doubleValue();
-        assertTrue(throughput <= ideal * 1.01, "throughput " + throughput + "/s is more than a database of " + CALL_MICROS
-                + " us per call can serve (" + ideal + "/s)");
-        assertTrue(throughput >= ideal * LEAST_SHARE_OF_IDEAL_THROUGHPUT.get(engine),
+        assertTrue(
+                throughput <= ideal * 1.01,
+                "throughput " + throughput + "/s is more than a database of " + CALL_MICROS + " us per call can serve ("
+                        + ideal + "/s)");
+        assertTrue(
+                throughput >= ideal * LEAST_SHARE_OF_IDEAL_THROUGHPUT.get(engine),
                 "throughput " + throughput + "/s, ideal " + ideal + "/s");
     }
 
@@ -56,11 +65,15 @@ class AccuracyTest {
         Map<String, Object> rate = map(result, "rate");
         assertEquals(target, number(rate, "target").doubleValue());
         double generated = number(rate, "generated").doubleValue();
-        assertTrue(Math.abs(generated - target) <= target * 0.05, "generated " + generated + "/s for a target of " + target + "/s");
+        assertTrue(
+                Math.abs(generated - target) <= target * 0.05,
+                "generated " + generated + "/s for a target of " + target + "/s");
         // Spark completes a micro-batch (1 s) at a time: over a 4 s window its processed rate is off by up to a quarter
         double processedRate = number(rate, "processed").doubleValue();
         double tolerance = engine.equals("spark") ? 0.3 : 0.05;
-        assertTrue(Math.abs(processedRate - target) <= target * tolerance, "processed " + processedRate + "/s for a target of " + target + "/s");
+        assertTrue(
+                Math.abs(processedRate - target) <= target * tolerance,
+                "processed " + processedRate + "/s for a target of " + target + "/s");
         assertEquals(false, rate.get("behind"), rate.toString());
 
         List<Map<String, Object>> perSecond = list(result, "perSecond");
@@ -77,33 +90,54 @@ class AccuracyTest {
             generatedInRows += number(row, "generated").longValue();
         }
         Map<String, Object> counts = map(result, "counts");
-        long processed = map(counts, "processed").values().stream().mapToLong(v -> ((Number) v).longValue()).sum();
+        long processed = map(counts, "processed").values().stream()
+                .mapToLong(v -> ((Number) v).longValue())
+                .sum();
         long emitted = number(counts, "emitted").longValue();
         // the rows miss only what came before the first sample and after the last (the drain): at most
         // about a Spark micro-batch each, so less than two seconds' worth
-        assertTrue(recordsInRows <= processed && processed - recordsInRows < 2 * target, "rows " + recordsInRows + ", processed " + processed);
-        assertTrue(generatedInRows <= emitted && emitted - generatedInRows < 2 * target, "rows " + generatedInRows + ", emitted " + emitted);
+        assertTrue(
+                recordsInRows <= processed && processed - recordsInRows < 2 * target,
+                "rows " + recordsInRows + ", processed " + processed);
+        assertTrue(
+                generatedInRows <= emitted && emitted - generatedInRows < 2 * target,
+                "rows " + generatedInRows + ", emitted " + emitted);
     }
 
     @Test
     void aRunThatCannotKeepItsRateIsMarkedAndItsLatencyIncludesTheWait(@TempDir Path tmp) throws Exception {
         // 1,000 records/s asked of one operator instance that can do 500/s; Apex lets at most 20 records be
         // in flight, so the generator is held back at once (other engines first fill their buffers)
-        CliResult run = CliResult.bench(args(tmp, "--engine", "apex", "--engine-setting", "maxInFlight=20", "--pattern", "insert",
-                "--rate", "1000", "--db-setting", "callMicros=" + CALL_MICROS));
+        CliResult run = CliResult.bench(args(
+                tmp,
+                "--engine",
+                "apex",
+                "--engine-setting",
+                "maxInFlight=20",
+                "--pattern",
+                "insert",
+                "--rate",
+                "1000",
+                "--db-setting",
+                "callMicros=" + CALL_MICROS));
         assertEquals(0, run.code(), run.toString());
         assertTrue(run.out().contains("BEHIND TARGET RATE of 1,000/s"), run.out());
         Map<String, Object> result = ResultFiles.read(tmp.resolve("run"));
         assertEquals("ok", result.get("status"), "falling behind is reported, not a failure");
         Map<String, Object> rate = map(result, "rate");
         assertEquals(true, rate.get("behind"), rate.toString());
-        assertTrue(number(rate, "generated").doubleValue() < 510 && number(rate, "processed").doubleValue() < 510, rate.toString());
+        assertTrue(
+                number(rate, "generated").doubleValue() < 510
+                        && number(rate, "processed").doubleValue() < 510,
+                rate.toString());
         // by the measured window the schedule is seconds behind; a latency taken from the actual emit time would
         // see only the 20 records in flight (about 40 ms)
         long delayP50 = number(map(result, "generatorDelayMicros"), "p50").longValue();
         long endToEndP50 = number(map(result, "endToEndLatencyMicros"), "p50").longValue();
         assertTrue(delayP50 > 1_000_000, "generator delay p50 " + delayP50 + " us");
-        assertTrue(endToEndP50 > delayP50, "end-to-end p50 " + endToEndP50 + " us includes the generator's delay of " + delayP50 + " us");
+        assertTrue(
+                endToEndP50 > delayP50,
+                "end-to-end p50 " + endToEndP50 + " us includes the generator's delay of " + delayP50 + " us");
     }
 
     private static Map<String, Object> run(Path tmp, String... options) throws Exception {
@@ -113,8 +147,20 @@ class AccuracyTest {
     }
 
     private static String[] args(Path tmp, String... options) {
-        List<String> args = new ArrayList<>(List.of("run", "--db", "noop", "--warmup", "2s", "--duration", "4s",
-                "--keys", "1000", "--metrics-port", "0", "--out", tmp.resolve("run").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--db",
+                "noop",
+                "--warmup",
+                "2s",
+                "--duration",
+                "4s",
+                "--keys",
+                "1000",
+                "--metrics-port",
+                "0",
+                "--out",
+                tmp.resolve("run").toString()));
         args.addAll(List.of(options));
         return args.toArray(String[]::new);
     }

@@ -28,15 +28,37 @@ class AllPairsTest {
     void everyEngineRunsAgainstEveryDatabase(String engine, String database, @TempDir Path tmp) throws Exception {
         ServerState server = TestServers.start(database);
         Path out = tmp.resolve("run");
-        CliResult run = CliResult.bench("run", "--engine", engine, "--db", database, "--pattern", "insert", "--blob", "100",
-                "--records", Integer.toString(RECORDS), "--duration", "120s", "--warmup", "0s", "--metrics-port", "0",
-                "--db-port", Integer.toString(server.port()), "--out", out.toString());
+        CliResult run = CliResult.bench(
+                "run",
+                "--engine",
+                engine,
+                "--db",
+                database,
+                "--pattern",
+                "insert",
+                "--blob",
+                "100",
+                "--records",
+                Integer.toString(RECORDS),
+                "--duration",
+                "120s",
+                "--warmup",
+                "0s",
+                "--metrics-port",
+                "0",
+                "--db-port",
+                Integer.toString(server.port()),
+                "--out",
+                out.toString());
         assertEquals(0, run.code(), run.toString());
         Map<String, Object> result = ResultFiles.read(out);
         assertEquals("ok", result.get("status"), String.valueOf(result.get("error")));
         assertEquals(RECORDS, ((Number) EndToEndTest.map(result, "counts").get("emitted")).intValue());
         Map<String, Object> verification = EndToEndTest.map(result, "verification");
         assertEquals(0, verification.get("mismatches"), verification.toString());
-        assertEquals(RECORDS, ((Number) verification.get("rowDelta")).intValue(), "every record stored once: " + verification);
+        assertEquals(
+                RECORDS,
+                ((Number) verification.get("rowDelta")).intValue(),
+                "every record stored once: " + verification);
     }
 }

@@ -25,9 +25,17 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
 
-    private static final String[] ENGINES = {"org.streambench.flink..", "org.streambench.spark..", "org.streambench.apex.."};
-    private static final String[] CONNECTOR_MODULES = {"org.streambench.db.postgresql..", "org.streambench.db.mariadb..",
-        "org.streambench.db.cassandra..", "org.streambench.db.hbase..", "org.streambench.db.mongodb..", "org.streambench.db.jdbc.."};
+    private static final String[] ENGINES = {
+        "org.streambench.flink..", "org.streambench.spark..", "org.streambench.apex.."
+    };
+    private static final String[] CONNECTOR_MODULES = {
+        "org.streambench.db.postgresql..",
+        "org.streambench.db.mariadb..",
+        "org.streambench.db.cassandra..",
+        "org.streambench.db.hbase..",
+        "org.streambench.db.mongodb..",
+        "org.streambench.db.jdbc.."
+    };
 
     private static JavaClasses classes;
 
@@ -35,59 +43,113 @@ class ArchitectureTest {
     static void importEveryModule() {
         Set<Location> locations = new HashSet<>(Locations.ofPackage("org.streambench"));
         for (String module : new String[] {"flink-job", "spark-job", "apex-app", "local-servers/mongodb"}) {
-            Path compiled = Path.of("..", module, "target", "classes").toAbsolutePath().normalize();
+            Path compiled =
+                    Path.of("..", module, "target", "classes").toAbsolutePath().normalize();
             assertTrue(Files.isDirectory(compiled), compiled + " is missing: build the project first (mvn package)");
             locations.add(Location.of(compiled));
         }
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importLocations(locations);
-        for (String module : new String[] {"org.streambench.flink", "org.streambench.spark", "org.streambench.apex",
-            "org.streambench.db.cassandra", "org.streambench.operators", "org.streambench.generator", "org.streambench.report"}) {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importLocations(locations);
+        for (String module : new String[] {
+            "org.streambench.flink",
+            "org.streambench.spark",
+            "org.streambench.apex",
+            "org.streambench.db.cassandra",
+            "org.streambench.operators",
+            "org.streambench.generator",
+            "org.streambench.report"
+        }) {
             assertTrue(classes.containPackage(module), "no classes found in " + module);
         }
     }
 
     @Test
     void connectorsKnowOnlyTheirApiAndTheRecords() {
-        check(noClasses().that().resideInAPackage("org.streambench.db..")
-                .should().dependOnClassesThat().resideInAnyPackage(concat(ENGINES, "org.streambench.operators..",
-                        "org.streambench.runner..", "org.streambench.report..", "org.streambench.servers..")));
+        check(noClasses()
+                .that()
+                .resideInAPackage("org.streambench.db..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(concat(
+                        ENGINES,
+                        "org.streambench.operators..",
+                        "org.streambench.runner..",
+                        "org.streambench.report..",
+                        "org.streambench.servers..")));
     }
 
     @Test
     void connectorModulesDoNotUseEachOtherExceptTheSharedJdbcCode() {
-        check(slices().matching("org.streambench.db.(*)..").should().notDependOnEachOther()
-                .ignoreDependency(DescribedPredicate.alwaysTrue(), JavaClass.Predicates.resideInAPackage("org.streambench.db.jdbc..")));
+        check(slices().matching("org.streambench.db.(*)..")
+                .should()
+                .notDependOnEachOther()
+                .ignoreDependency(
+                        DescribedPredicate.alwaysTrue(),
+                        JavaClass.Predicates.resideInAPackage("org.streambench.db.jdbc..")));
     }
 
     @Test
     void enginesUseOnlyTheOperatorsTheGeneratorAndTheConnectorApi() {
-        check(noClasses().that().resideInAnyPackage(ENGINES)
-                .should().dependOnClassesThat().resideInAnyPackage(concat(CONNECTOR_MODULES, "org.streambench.runner..",
-                        "org.streambench.report..", "org.streambench.servers..")));
+        check(noClasses()
+                .that()
+                .resideInAnyPackage(ENGINES)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(concat(
+                        CONNECTOR_MODULES,
+                        "org.streambench.runner..",
+                        "org.streambench.report..",
+                        "org.streambench.servers..")));
         check(slices().matching("org.streambench.(flink|spark|apex)..").should().notDependOnEachOther());
     }
 
     @Test
     void theGeneratorAndTheOperatorsStayFreeOfEnginesConnectorsAndTheRunner() {
-        check(noClasses().that().resideInAPackage("org.streambench.generator..")
-                .should().dependOnClassesThat().resideInAnyPackage(concat(ENGINES, "org.streambench.operators..",
-                        "org.streambench.db..", "org.streambench.runner..", "org.streambench.report..")));
-        check(noClasses().that().resideInAPackage("org.streambench.operators..")
-                .should().dependOnClassesThat().resideInAnyPackage(concat(ENGINES, CONNECTOR_MODULES, "org.streambench.runner..",
+        check(noClasses()
+                .that()
+                .resideInAPackage("org.streambench.generator..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(concat(
+                        ENGINES,
+                        "org.streambench.operators..",
+                        "org.streambench.db..",
+                        "org.streambench.runner..",
                         "org.streambench.report..")));
+        check(noClasses()
+                .that()
+                .resideInAPackage("org.streambench.operators..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        concat(ENGINES, CONNECTOR_MODULES, "org.streambench.runner..", "org.streambench.report..")));
     }
 
     @Test
     void theReportReadsResultFilesOnly() {
-        check(noClasses().that().resideInAPackage("org.streambench.report..")
-                .should().dependOnClassesThat().resideInAnyPackage(concat(ENGINES, CONNECTOR_MODULES, "org.streambench.db",
-                        "org.streambench.generator..", "org.streambench.operators..", "org.streambench.runner..")));
+        check(noClasses()
+                .that()
+                .resideInAPackage("org.streambench.report..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(concat(
+                        ENGINES,
+                        CONNECTOR_MODULES,
+                        "org.streambench.db",
+                        "org.streambench.generator..",
+                        "org.streambench.operators..",
+                        "org.streambench.runner..")));
     }
 
     @Test
     void nothingDependsOnTheRunner() {
-        check(noClasses().that().resideOutsideOfPackage("org.streambench.runner..")
-                .should().dependOnClassesThat().resideInAPackage("org.streambench.runner.."));
+        check(noClasses()
+                .that()
+                .resideOutsideOfPackage("org.streambench.runner..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.streambench.runner.."));
     }
 
     private static void check(ArchRule rule) {

@@ -41,48 +41,52 @@ class BadInputTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "--engine|storm|unknown engine 'storm'; use one of: flink, spark, apex",
-        "--engine-setting|batchIntervalMillis=100|engine flink has no setting 'batchIntervalMillis'",
-        "--records|-3|--records '-3' must be a positive whole number",
-        "--run-token|999999999|--run-token '999999999' must be a whole number from 0 to 524287",
-        "--db|oracle|unknown database 'oracle'; use one of: cassandra, hbase, mariadb, mongodb, noop, postgresql",
-        "--pattern|delete|unknown pattern 'delete'; use one of read, insert, update, mixed",
-        "--blob|abc|--blob 'abc' must be a positive whole number of bytes",
-        "--blob|0|--blob '0' must be a positive whole number",
-        "--blob|-5|--blob '-5' must be a positive whole number",
-        "--blob|1.5|--blob '1.5' must be a positive whole number",
-        "--rate|fast|--rate 'fast' must be a number >= 0",
-        "--keys|0|--keys '0' must be a positive whole number",
-        "--parallelism|none|--parallelism 'none' must be a positive whole number",
-        "--duration|5x|--duration '5x' is not a duration; write it like 30s",
-        "--job-heap|lots|--job-heap 'lots' must look like 512m or 2g",
-        "--duration|99999999999999999999s|--duration '99999999999999999999s' is too long",
-        "--duration|1152921504606846977h|--duration '1152921504606846977h' is too long",
-        "--metrics-port|99999|--metrics-port '99999' must be a port from 0 (any free port) to 65535",
-        "--db-port|99999|--db-port '99999' must be a port from 1 to 65535",
-        "--db-port|-1|--db-port '-1' must be a port from 1 to 65535",
-        "--parallelism|100000|--parallelism 100000 is more than 128",
-        "--generator-parallelism|100000|--generator-parallelism must be at most 128",
-        "--db-setting|foo=bar|database postgresql has no setting 'foo'; its settings: url, user, password, table",
-        "--db-setting|table=bad-name|postgresql: table name 'bad-name' must be a plain SQL identifier",
-        "--db-password|secret|--db-user and --db-password go with --db-url",
-        "--warmup|steady:5s|--warmup steady:5s: the maximum must be at least 10 s",
-        "--warmup|steady:x|--warmup steady:MAX 'x' is not a duration",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--engine|storm|unknown engine 'storm'; use one of: flink, spark, apex",
+                "--engine-setting|batchIntervalMillis=100|engine flink has no setting 'batchIntervalMillis'",
+                "--records|-3|--records '-3' must be a positive whole number",
+                "--run-token|999999999|--run-token '999999999' must be a whole number from 0 to 524287",
+                "--db|oracle|unknown database 'oracle'; use one of: cassandra, hbase, mariadb, mongodb, noop, postgresql",
+                "--pattern|delete|unknown pattern 'delete'; use one of read, insert, update, mixed",
+                "--blob|abc|--blob 'abc' must be a positive whole number of bytes",
+                "--blob|0|--blob '0' must be a positive whole number",
+                "--blob|-5|--blob '-5' must be a positive whole number",
+                "--blob|1.5|--blob '1.5' must be a positive whole number",
+                "--rate|fast|--rate 'fast' must be a number >= 0",
+                "--keys|0|--keys '0' must be a positive whole number",
+                "--parallelism|none|--parallelism 'none' must be a positive whole number",
+                "--duration|5x|--duration '5x' is not a duration; write it like 30s",
+                "--job-heap|lots|--job-heap 'lots' must look like 512m or 2g",
+                "--duration|99999999999999999999s|--duration '99999999999999999999s' is too long",
+                "--duration|1152921504606846977h|--duration '1152921504606846977h' is too long",
+                "--metrics-port|99999|--metrics-port '99999' must be a port from 0 (any free port) to 65535",
+                "--db-port|99999|--db-port '99999' must be a port from 1 to 65535",
+                "--db-port|-1|--db-port '-1' must be a port from 1 to 65535",
+                "--parallelism|100000|--parallelism 100000 is more than 128",
+                "--generator-parallelism|100000|--generator-parallelism must be at most 128",
+                "--db-setting|foo=bar|database postgresql has no setting 'foo'; its settings: url, user, password, table",
+                "--db-setting|table=bad-name|postgresql: table name 'bad-name' must be a plain SQL identifier",
+                "--db-password|secret|--db-user and --db-password go with --db-url",
+                "--warmup|steady:5s|--warmup steady:5s: the maximum must be at least 10 s",
+                "--warmup|steady:x|--warmup steady:MAX 'x' is not a duration",
+            })
     void rejectsABadValue(String option, String value, String message) {
         assertRejected(message, option, value);
     }
 
     /** Checked before anything starts: no local server is started, nothing is written under the work folder. */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "table=bad-name|postgresql|postgresql: table name 'bad-name' must be a plain SQL identifier",
-        "readConsistency=SOME|cassandra|cassandra: readConsistency 'SOME' is no consistency level",
-        "writeConcern=w9x|mongodb|mongodb: unknown write concern 'w9x'",
-        "table=a:b:c|hbase|hbase: table name 'a:b:c' is not a legal HBase table name",
-        "nosuch=1|mariadb|database mariadb has no setting 'nosuch'",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "table=bad-name|postgresql|postgresql: table name 'bad-name' must be a plain SQL identifier",
+                "readConsistency=SOME|cassandra|cassandra: readConsistency 'SOME' is no consistency level",
+                "writeConcern=w9x|mongodb|mongodb: unknown write concern 'w9x'",
+                "table=a:b:c|hbase|hbase: table name 'a:b:c' is not a legal HBase table name",
+                "nosuch=1|mariadb|database mariadb has no setting 'nosuch'",
+            })
     void rejectsABadConnectorSettingBeforeStartingAServer(String setting, String database, String message) {
         withWork(tmp.resolve("work"), () -> assertRejected(message, "--db", database, "--db-setting", setting));
         assertFalse(Files.exists(tmp.resolve("work")), "nothing was started or written under the work folder");
@@ -90,17 +94,33 @@ class BadInputTest {
 
     @Test
     void rejectsAPrefillThatCannotFitTheFreeDisk() {
-        withWork(tmp.resolve("work"), () -> assertRejected("for the prefill under", "--db", "postgresql", "--pattern", "update",
-                "--keys", "100000000", "--blob", "16000000"));
+        withWork(
+                tmp.resolve("work"),
+                () -> assertRejected(
+                        "for the prefill under",
+                        "--db",
+                        "postgresql",
+                        "--pattern",
+                        "update",
+                        "--keys",
+                        "100000000",
+                        "--blob",
+                        "16000000"));
         assertFalse(Files.exists(tmp.resolve("work")));
     }
 
     @Test
     void rejectsALocalServerPortInUseNamingTheRightOption() throws IOException {
         try (ServerSocket taken = new ServerSocket(0)) {
-            withWork(tmp.resolve("work"), () -> assertRejected("port " + taken.getLocalPort()
-                    + " is in use; start postgresql on another one with --db-port", "--db", "postgresql", "--db-port",
-                    Integer.toString(taken.getLocalPort())));
+            withWork(
+                    tmp.resolve("work"),
+                    () -> assertRejected(
+                            "port " + taken.getLocalPort()
+                                    + " is in use; start postgresql on another one with --db-port",
+                            "--db",
+                            "postgresql",
+                            "--db-port",
+                            Integer.toString(taken.getLocalPort())));
         }
     }
 
@@ -108,8 +128,18 @@ class BadInputTest {
     void rejectsAnUnwritableResultFolder() throws IOException {
         Path file = Files.writeString(tmp.resolve("a-file"), "x");
         for (Path out : List.of(file.resolve("run"), Path.of("/proc/streambench/run"))) {
-            CliResult result = CliResult.bench("run", "--db", "noop", "--duration", "2s", "--warmup", "1s", "--metrics-port", "0",
-                    "--out", out.toString());
+            CliResult result = CliResult.bench(
+                    "run",
+                    "--db",
+                    "noop",
+                    "--duration",
+                    "2s",
+                    "--warmup",
+                    "1s",
+                    "--metrics-port",
+                    "0",
+                    "--out",
+                    out.toString());
             assertEquals(2, result.code(), result.toString());
             assertEquals(1, result.err().strip().lines().count(), result.err());
             assertTrue(result.err().contains("cannot write the result folder " + out + " ("), result.err());
@@ -119,13 +149,15 @@ class BadInputTest {
 
     /** Spec files: actions are no settings, keys appear once, KEY=VALUE options take a mapping. */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "help: true|unknown key 'help'",
-        "version: true|unknown key 'version'",
-        "db: noop\\ndb: postgresql|Duplicate field 'db'",
-        "engine-setting: batchIntervalMillis=500|'engine-setting' must be a mapping of names to values",
-        "blob: [1, 2]|'blob' must be a single value",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "help: true|unknown key 'help'",
+                "version: true|unknown key 'version'",
+                "db: noop\\ndb: postgresql|Duplicate field 'db'",
+                "engine-setting: batchIntervalMillis=500|'engine-setting' must be a mapping of names to values",
+                "blob: [1, 2]|'blob' must be a single value",
+            })
     void rejectsABadSpecFile(String yaml, String message) throws IOException {
         Path spec = Files.writeString(tmp.resolve("spec.yaml"), yaml.replace("\\n", "\n") + "\n");
         assertRejected(message, "--spec", spec.toString());
@@ -142,7 +174,12 @@ class BadInputTest {
         CliResult port = CliResult.bench("db", "start", "postgresql", "--port", "99999");
         assertEquals(2, port.code(), port.toString());
         assertTrue(port.err().contains("--port '99999' must be a port from 1 to 65535"), port.toString());
-        CliResult quickstart = CliResult.bench("quickstart", "--metrics-port", "99999", "--out", tmp.resolve("q").toString());
+        CliResult quickstart = CliResult.bench(
+                "quickstart",
+                "--metrics-port",
+                "99999",
+                "--out",
+                tmp.resolve("q").toString());
         assertEquals(2, quickstart.code(), quickstart.toString());
         assertTrue(quickstart.err().contains("--metrics-port '99999' must be a port"), quickstart.toString());
         assertFalse(Files.exists(tmp.resolve("q")));
@@ -164,7 +201,14 @@ class BadInputTest {
 
     @Test
     void rejectsADurationNotLongerThanTheWarmup() {
-        assertRejected("--duration (5 s) must be longer than --warmup (5 s)", "--duration", "5s", "--warmup", "5s", "--db", "noop");
+        assertRejected(
+                "--duration (5 s) must be longer than --warmup (5 s)",
+                "--duration",
+                "5s",
+                "--warmup",
+                "5s",
+                "--db",
+                "noop");
     }
 
     @Test
@@ -174,13 +218,15 @@ class BadInputTest {
 
     /** A database that is not running: the error names it and says how to start it. */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "postgresql|jdbc:postgresql://127.0.0.1:%d/postgres",
-        "mariadb|jdbc:mariadb://127.0.0.1:%d/streambench",
-        "cassandra|127.0.0.1:%d",
-        "hbase|127.0.0.1:%d",
-        "mongodb|mongodb://127.0.0.1:%d",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "postgresql|jdbc:postgresql://127.0.0.1:%d/postgres",
+                "mariadb|jdbc:mariadb://127.0.0.1:%d/streambench",
+                "cassandra|127.0.0.1:%d",
+                "hbase|127.0.0.1:%d",
+                "mongodb|mongodb://127.0.0.1:%d",
+            })
     void rejectsADatabaseThatIsNotRunning(String database, String urlFormat) throws IOException {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -194,7 +240,12 @@ class BadInputTest {
     @Test
     void rejectsAMetricsPortInUse() throws IOException {
         try (ServerSocket taken = new ServerSocket(0)) {
-            assertRejected("choose another --metrics-port", "--db", "noop", "--metrics-port", Integer.toString(taken.getLocalPort()));
+            assertRejected(
+                    "choose another --metrics-port",
+                    "--db",
+                    "noop",
+                    "--metrics-port",
+                    Integer.toString(taken.getLocalPort()));
         }
     }
 
@@ -210,8 +261,18 @@ class BadInputTest {
     void refusesToOverwriteANonEmptyResultFolder() throws IOException {
         Path out = Files.createDirectories(tmp.resolve("used"));
         Files.writeString(out.resolve("result.json"), "{}");
-        CliResult result = CliResult.bench("run", "--db", "noop", "--duration", "2s", "--warmup", "1s", "--metrics-port", "0",
-                "--out", out.toString());
+        CliResult result = CliResult.bench(
+                "run",
+                "--db",
+                "noop",
+                "--duration",
+                "2s",
+                "--warmup",
+                "1s",
+                "--metrics-port",
+                "0",
+                "--out",
+                out.toString());
         assertEquals(2, result.code(), result.toString());
         assertTrue(result.err().contains("is not empty; choose another --out"), result.err());
         assertEquals("{}", Files.readString(out.resolve("result.json")));

@@ -46,13 +46,17 @@ class BlobStorageTest {
                 db.insert(new SensorRecord(Keys.fresh(5, 0, i), 1, 2, 3, 1, 2, 3), blob);
             }
         }
-        try (Connection connection = DriverManager.getConnection(settings.get("url"), settings.get("user"), settings.get("password"));
-             Statement statement = connection.createStatement();
-             ResultSet stored = statement.executeQuery("SELECT count(*), sum(pg_column_size(payload)) FROM sensor_records")) {
+        try (Connection connection = DriverManager.getConnection(
+                        settings.get("url"), settings.get("user"), settings.get("password"));
+                Statement statement = connection.createStatement();
+                ResultSet stored =
+                        statement.executeQuery("SELECT count(*), sum(pg_column_size(payload)) FROM sensor_records")) {
             stored.next();
             assertEquals(RECORDS, stored.getLong(1));
             long bytes = stored.getLong(2);
-            assertTrue(bytes >= 0.9 * RECORDS * blobBytes, "PostgreSQL stores " + bytes + " B for " + RECORDS + " x " + blobBytes + " B");
+            assertTrue(
+                    bytes >= 0.9 * RECORDS * blobBytes,
+                    "PostgreSQL stores " + bytes + " B for " + RECORDS + " x " + blobBytes + " B");
         }
     }
 
@@ -67,8 +71,9 @@ class BlobStorageTest {
             long before = Files.size(file);
             insert(db, blobBytes, MANY_RECORDS);
             long grown = Files.size(file) - before;
-            assertTrue(grown >= 0.9 * MANY_RECORDS * blobBytes, "MariaDB's tablespace grew by " + grown + " B for "
-                    + MANY_RECORDS + " x " + blobBytes + " B");
+            assertTrue(
+                    grown >= 0.9 * MANY_RECORDS * blobBytes,
+                    "MariaDB's tablespace grew by " + grown + " B for " + MANY_RECORDS + " x " + blobBytes + " B");
         }
     }
 
@@ -80,13 +85,20 @@ class BlobStorageTest {
         Path keyspace = TestServers.WORK.resolve("servers/cassandra/data/data/streambench");
         try (Database db = TestServers.open("cassandra")) {
             db.resetSchema();
-            long before = bytesOf(keyspace, f -> f.getFileName().toString().endsWith("-Data.db") && !f.toString().contains("/snapshots/"));
+            long before = bytesOf(
+                    keyspace,
+                    f -> f.getFileName().toString().endsWith("-Data.db")
+                            && !f.toString().contains("/snapshots/"));
             insert(db, blobBytes, MANY_RECORDS);
             assertTrue(LocalServers.settle(cassandra, cassandra.settings()).isPresent(), "flushed over JMX");
-            long grown = bytesOf(keyspace, f -> f.getFileName().toString().endsWith("-Data.db") && !f.toString().contains("/snapshots/"))
+            long grown = bytesOf(
+                            keyspace,
+                            f -> f.getFileName().toString().endsWith("-Data.db")
+                                    && !f.toString().contains("/snapshots/"))
                     - before;
-            assertTrue(grown >= 0.9 * MANY_RECORDS * blobBytes, "Cassandra's SSTables grew by " + grown + " B for "
-                    + MANY_RECORDS + " x " + blobBytes + " B");
+            assertTrue(
+                    grown >= 0.9 * MANY_RECORDS * blobBytes,
+                    "Cassandra's SSTables grew by " + grown + " B for " + MANY_RECORDS + " x " + blobBytes + " B");
         }
     }
 
@@ -102,15 +114,19 @@ class BlobStorageTest {
             insert(db, blobBytes, MANY_RECORDS);
             db.settle();
             long grown = bytesOf(table, BlobStorageTest::isStoreFile) - before;
-            assertTrue(grown >= 0.9 * MANY_RECORDS * blobBytes, "HBase's store files grew by " + grown + " B for "
-                    + MANY_RECORDS + " x " + blobBytes + " B");
+            assertTrue(
+                    grown >= 0.9 * MANY_RECORDS * blobBytes,
+                    "HBase's store files grew by " + grown + " B for " + MANY_RECORDS + " x " + blobBytes + " B");
         }
     }
 
     /** A file of a column family: region/family/file, not the region's bookkeeping (.regioninfo, .tmp, recovered.edits). */
     private static boolean isStoreFile(Path file) {
         Path family = file.getParent();
-        return !file.getFileName().toString().startsWith(".") && !file.toString().contains("/.tmp/") && family != null && !family.getFileName().toString().startsWith(".")
+        return !file.getFileName().toString().startsWith(".")
+                && !file.toString().contains("/.tmp/")
+                && family != null
+                && !family.getFileName().toString().startsWith(".")
                 && !family.getFileName().toString().equals("recovered.edits");
     }
 
@@ -127,13 +143,16 @@ class BlobStorageTest {
             return 0;
         }
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).filter(counted).mapToLong(f -> {
-                try {
-                    return Files.size(f);
-                } catch (java.io.IOException gone) {
-                    return 0; // compacted away meanwhile
-                }
-            }).sum();
+            return files.filter(Files::isRegularFile)
+                    .filter(counted)
+                    .mapToLong(f -> {
+                        try {
+                            return Files.size(f);
+                        } catch (java.io.IOException gone) {
+                            return 0; // compacted away meanwhile
+                        }
+                    })
+                    .sum();
         }
     }
 }

@@ -32,8 +32,20 @@ import org.streambench.runner.servers.ServerState;
 class EndToEndTest {
 
     @ParameterizedTest(name = "{0} x postgresql, {1}")
-    @CsvSource({"flink,read", "flink,insert", "flink,update", "flink,mixed", "spark,read", "spark,insert", "spark,update",
-        "spark,mixed", "apex,read", "apex,insert", "apex,update", "apex,mixed"})
+    @CsvSource({
+        "flink,read",
+        "flink,insert",
+        "flink,update",
+        "flink,mixed",
+        "spark,read",
+        "spark,insert",
+        "spark,update",
+        "spark,mixed",
+        "apex,read",
+        "apex,insert",
+        "apex,update",
+        "apex,mixed"
+    })
     void everyEngineOnPostgresqlRunsVerifiesAndWritesTheResultContract(String engine, String pattern, @TempDir Path tmp)
             throws Exception {
         ServerState postgres = TestServers.start("postgresql");
@@ -42,17 +54,42 @@ class EndToEndTest {
         CliResult run;
         String scraped;
         try (MetricsWatcher watcher = new MetricsWatcher(metricsPort, pattern)) {
-            run = CliResult.bench("run", "--engine", engine, "--db", "postgresql", "--pattern", pattern, "--blob", "1000",
-                    "--duration", "3s", "--warmup", "1s", "--keys", "2000", "--metrics-port", Integer.toString(metricsPort),
-                    "--db-url", postgres.settings().get("url"), "--db-user", "postgres",
-                    "--db-password", postgres.settings().get("password"), "--out", out.toString());
+            run = CliResult.bench(
+                    "run",
+                    "--engine",
+                    engine,
+                    "--db",
+                    "postgresql",
+                    "--pattern",
+                    pattern,
+                    "--blob",
+                    "1000",
+                    "--duration",
+                    "3s",
+                    "--warmup",
+                    "1s",
+                    "--keys",
+                    "2000",
+                    "--metrics-port",
+                    Integer.toString(metricsPort),
+                    "--db-url",
+                    postgres.settings().get("url"),
+                    "--db-user",
+                    "postgres",
+                    "--db-password",
+                    postgres.settings().get("password"),
+                    "--out",
+                    out.toString());
             scraped = watcher.seen();
         }
         assertEquals(0, run.code(), run.toString());
         assertTrue(run.out().contains("0 mismatches"), run.out());
         String password = postgres.settings().get("password");
-        for (String file : List.of(ExperimentRunner.JOB_SPEC, ExperimentRunner.JOB_LOG, ExperimentRunner.JOB_REPORT, ResultFiles.RESULT)) {
-            assertFalse(Files.readString(out.resolve(file)).contains(password), "the database password is written to " + file);
+        for (String file : List.of(
+                ExperimentRunner.JOB_SPEC, ExperimentRunner.JOB_LOG, ExperimentRunner.JOB_REPORT, ResultFiles.RESULT)) {
+            assertFalse(
+                    Files.readString(out.resolve(file)).contains(password),
+                    "the database password is written to " + file);
         }
 
         Map<String, Object> result = ResultFiles.read(out);
@@ -88,34 +125,54 @@ class EndToEndTest {
         assertEquals(true, perSecond.get(0).get("warmup"));
         assertEquals(false, perSecond.get(1).get("warmup"));
         List<Map<String, Object>> measured = perSecond.subList(1, 4);
-        double measuredMean = measured.stream().mapToDouble(s -> ((Number) s.get("records")).doubleValue()).sum()
-                / measured.stream().mapToDouble(s -> ((Number) s.get("intervalSeconds")).doubleValue()).sum();
-        assertEquals(measuredMean, ((Number) throughput.get("mean")).doubleValue(), 1e-6, "throughput excludes the warm-up");
+        double measuredMean = measured.stream()
+                        .mapToDouble(s -> ((Number) s.get("records")).doubleValue())
+                        .sum()
+                / measured.stream()
+                        .mapToDouble(s -> ((Number) s.get("intervalSeconds")).doubleValue())
+                        .sum();
+        assertEquals(
+                measuredMean, ((Number) throughput.get("mean")).doubleValue(), 1e-6, "throughput excludes the warm-up");
         assertEquals(5, ResultFiles.csvLines(out).size(), "header + one line per second");
 
         Map<String, Object> verification = map(result, "verification");
         assertEquals(0, verification.get("mismatches"), verification.toString());
         assertTrue(((Number) verification.get("checked")).longValue() >= 5, verification.toString());
         Map<String, Object> counts = map(result, "counts");
-        long processed = map(counts, "processed").values().stream().mapToLong(v -> ((Number) v).longValue()).sum();
+        long processed = map(counts, "processed").values().stream()
+                .mapToLong(v -> ((Number) v).longValue())
+                .sum();
         assertEquals(((Number) counts.get("emitted")).longValue(), processed);
 
         Map<String, Object> environment = map(result, "environment");
         String engineVersion = String.valueOf(environment.get("engineVersion"));
-        assertTrue(engineVersion.contains(Map.of("flink", "Flink 1.20.1", "spark", "Spark 3.5.5", "apex", "Apex 3.7.0").get(engine)),
+        assertTrue(
+                engineVersion.contains(Map.of("flink", "Flink 1.20.1", "spark", "Spark 3.5.5", "apex", "Apex 3.7.0")
+                        .get(engine)),
                 environment.toString());
         if (engine.equals("spark")) {
-            assertEquals(Map.of("batchIntervalMillis", "1000"), spec.get("engineSettings"), "the micro-batch interval is recorded");
+            assertEquals(
+                    Map.of("batchIntervalMillis", "1000"),
+                    spec.get("engineSettings"),
+                    "the micro-batch interval is recorded");
         }
-        assertTrue(String.valueOf(environment.get("databaseVersion")).startsWith("PostgreSQL 17"), environment.toString());
-        assertEquals("on", map(environment, "durability").get("fsync"), "the durability in force is recorded: " + environment);
+        assertTrue(
+                String.valueOf(environment.get("databaseVersion")).startsWith("PostgreSQL 17"), environment.toString());
+        assertEquals(
+                "on",
+                map(environment, "durability").get("fsync"),
+                "the durability in force is recorded: " + environment);
         assertEquals("CHECKPOINT", environment.get("settledAfterPrefill"), environment.toString());
         assertTrue(((Number) environment.get("cores")).intValue() > 0);
         assertNotNull(environment.get("java"));
 
         assertNotNull(scraped, "the job's metrics endpoint served the processed-records counter while it ran");
-        assertTrue(Pattern.compile("streambench_records_total\\{[^}]*engine=\"" + engine + "\"[^}]*pattern=\"" + pattern + "\"[^}]*} [1-9]")
-                .matcher(scraped).find(), scraped);
+        assertTrue(
+                Pattern.compile("streambench_records_total\\{[^}]*engine=\"" + engine + "\"[^}]*pattern=\"" + pattern
+                                + "\"[^}]*} [1-9]")
+                        .matcher(scraped)
+                        .find(),
+                scraped);
     }
 
     /** The update pattern (read, add, write back) against each of the study's databases; Spark and Apex on one more. */
@@ -124,9 +181,28 @@ class EndToEndTest {
     void updatesEveryDatabaseAndVerifies(String engine, String database, @TempDir Path tmp) throws Exception {
         ServerState server = TestServers.start(database);
         Path out = tmp.resolve("run");
-        List<String> args = new ArrayList<>(List.of("run", "--engine", engine, "--db", database, "--pattern", "update",
-                "--blob", "10000", "--duration", "3s", "--warmup", "1s", "--keys", "500", "--metrics-port", "0",
-                "--db-port", Integer.toString(server.port()), "--out", out.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--engine",
+                engine,
+                "--db",
+                database,
+                "--pattern",
+                "update",
+                "--blob",
+                "10000",
+                "--duration",
+                "3s",
+                "--warmup",
+                "1s",
+                "--keys",
+                "500",
+                "--metrics-port",
+                "0",
+                "--db-port",
+                Integer.toString(server.port()),
+                "--out",
+                out.toString()));
         CliResult run = CliResult.bench(args.toArray(String[]::new));
         assertEquals(0, run.code(), run.toString());
         Map<String, Object> result = ResultFiles.read(out);
@@ -138,9 +214,18 @@ class EndToEndTest {
         assertTrue(updates > 0, result.toString());
         Map<String, Object> environment = map(result, "environment");
         if (database.equals("mongodb")) {
-            assertTrue(String.valueOf(environment.get("databaseVersion")).contains("emulator, not MongoDB"), environment.toString());
-            assertTrue(String.valueOf(environment.get("databaseNote")).contains("MONGODB EMULATOR"), environment.toString());
-            assertTrue(run.out().lines().filter(l -> l.startsWith(engine + " x mongodb")).allMatch(l -> l.contains("MONGODB EMULATOR")), run.out());
+            assertTrue(
+                    String.valueOf(environment.get("databaseVersion")).contains("emulator, not MongoDB"),
+                    environment.toString());
+            assertTrue(
+                    String.valueOf(environment.get("databaseNote")).contains("MONGODB EMULATOR"),
+                    environment.toString());
+            assertTrue(
+                    run.out()
+                            .lines()
+                            .filter(l -> l.startsWith(engine + " x mongodb"))
+                            .allMatch(l -> l.contains("MONGODB EMULATOR")),
+                    run.out());
         } else {
             assertNull(environment.get("databaseNote"), environment.toString());
         }
@@ -153,8 +238,20 @@ class EndToEndTest {
         ServerState postgres = TestServers.start("postgresql");
         Path out = tmp.resolve("quickstart");
         Path spec = Files.writeString(tmp.resolve("quickstart.yaml"), "blob: 100\nkeys: 500\n");
-        CliResult run = CliResult.bench("quickstart", "--spec", spec.toString(), "--duration", "2s", "--warmup", "1s",
-                "--db-port", Integer.toString(postgres.port()), "--metrics-port", "0", "--out", out.toString());
+        CliResult run = CliResult.bench(
+                "quickstart",
+                "--spec",
+                spec.toString(),
+                "--duration",
+                "2s",
+                "--warmup",
+                "1s",
+                "--db-port",
+                Integer.toString(postgres.port()),
+                "--metrics-port",
+                "0",
+                "--out",
+                out.toString());
         assertEquals(0, run.code(), run.toString());
         for (String pattern : List.of("read", "insert", "update", "mixed")) {
             Map<String, Object> result = ResultFiles.read(out.resolve(pattern));
@@ -163,7 +260,10 @@ class EndToEndTest {
             assertEquals("flink", map(result, "spec").get("engine"));
             assertEquals(100, map(result, "spec").get("blobBytes"), "from the spec file");
             assertEquals(0, map(result, "verification").get("mismatches"), pattern);
-            assertTrue(run.out().lines().anyMatch(l -> l.startsWith(pattern + " ") && l.endsWith("checks)") && l.contains(" ok (")),
+            assertTrue(
+                    run.out()
+                            .lines()
+                            .anyMatch(l -> l.startsWith(pattern + " ") && l.endsWith("checks)") && l.contains(" ok (")),
                     "a table row for " + pattern + ":\n" + run.out());
         }
     }
@@ -173,56 +273,115 @@ class EndToEndTest {
     void anEmulatorGivenByUrlIsLabelledAsNotMongoDb(@TempDir Path tmp) throws Exception {
         ServerState server = TestServers.start("mongodb");
         Path out = tmp.resolve("run");
-        CliResult run = CliResult.bench("run", "--engine", "flink", "--db", "mongodb", "--pattern", "insert", "--blob", "100",
-                "--duration", "2s", "--warmup", "1s", "--metrics-port", "0", "--db-url", server.settings().get("url"),
-                "--out", out.toString());
+        CliResult run = CliResult.bench(
+                "run",
+                "--engine",
+                "flink",
+                "--db",
+                "mongodb",
+                "--pattern",
+                "insert",
+                "--blob",
+                "100",
+                "--duration",
+                "2s",
+                "--warmup",
+                "1s",
+                "--metrics-port",
+                "0",
+                "--db-url",
+                server.settings().get("url"),
+                "--out",
+                out.toString());
         assertEquals(0, run.code(), run.toString());
         Map<String, Object> environment = map(ResultFiles.read(out), "environment");
-        assertTrue(String.valueOf(environment.get("databaseVersion")).contains("emulator, not MongoDB"), environment.toString());
-        assertTrue(String.valueOf(environment.get("databaseNote")).contains("MONGODB EMULATOR"), environment.toString());
-        assertTrue(run.out().lines().filter(l -> l.startsWith("flink x mongodb")).allMatch(l -> l.contains("MONGODB EMULATOR")), run.out());
+        assertTrue(
+                String.valueOf(environment.get("databaseVersion")).contains("emulator, not MongoDB"),
+                environment.toString());
+        assertTrue(
+                String.valueOf(environment.get("databaseNote")).contains("MONGODB EMULATOR"), environment.toString());
+        assertTrue(
+                run.out()
+                        .lines()
+                        .filter(l -> l.startsWith("flink x mongodb"))
+                        .allMatch(l -> l.contains("MONGODB EMULATOR")),
+                run.out());
     }
 
     /** --warmup steady: the measured window starts once throughput is steady (or at the maximum), and the result says which. */
     @Test
     void aSteadyWarmupEndsWhenThroughputIsSteady(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("run");
-        CliResult run = CliResult.bench("run", "--db", "noop", "--warmup", "steady:30s", "--duration", "3s",
-                "--metrics-port", "0", "--out", out.toString());
+        CliResult run = CliResult.bench(
+                "run",
+                "--db",
+                "noop",
+                "--warmup",
+                "steady:30s",
+                "--duration",
+                "3s",
+                "--metrics-port",
+                "0",
+                "--out",
+                out.toString());
         assertEquals(0, run.code(), run.toString());
         Map<String, Object> result = ResultFiles.read(out);
         Map<String, Object> warmup = map(result, "warmup");
         assertEquals("steady", warmup.get("mode"));
         int seconds = ((Number) warmup.get("seconds")).intValue();
         assertTrue(seconds >= Warmup.WINDOW_SECONDS && seconds <= 30, warmup.toString());
-        assertTrue(Boolean.TRUE.equals(warmup.get("steady")) || seconds == 30, "it ended early only because it was steady: " + warmup);
+        assertTrue(
+                Boolean.TRUE.equals(warmup.get("steady")) || seconds == 30,
+                "it ended early only because it was steady: " + warmup);
         List<Map<String, Object>> perSecond = list(result, "perSecond");
         assertEquals(seconds + 3, perSecond.size(), "the warm-up seconds, then 3 measured");
-        assertEquals(3, perSecond.stream().filter(s -> Boolean.FALSE.equals(s.get("warmup"))).count());
+        assertEquals(
+                3,
+                perSecond.stream()
+                        .filter(s -> Boolean.FALSE.equals(s.get("warmup")))
+                        .count());
         assertTrue(run.out().contains("warm-up over after " + seconds + " s"), run.out());
     }
 
     @Test
     void yamlSpecSuppliesOptionsAndTheCommandLineWins(@TempDir Path tmp) throws Exception {
         Path spec = tmp.resolve("experiment.yaml");
-        Files.writeString(spec, "db: noop\npattern: insert\nblob: 7\nduration: 2s\nwarmup: 1s\nkeys: 100\nengine: spark\n"
-                + "engine-setting:\n  batchIntervalMillis: 500\n  maxInFlight: 99\n");
+        Files.writeString(
+                spec,
+                "db: noop\npattern: insert\nblob: 7\nduration: 2s\nwarmup: 1s\nkeys: 100\nengine: spark\n"
+                        + "engine-setting:\n  batchIntervalMillis: 500\n  maxInFlight: 99\n");
         Path out = tmp.resolve("run");
-        CliResult bad = CliResult.bench("run", "--spec", spec.toString(), "--metrics-port", "0", "--out", out.toString());
-        assertEquals(2, bad.code(), "spark has no maxInFlight: the spec file's mapping reaches the engine settings\n" + bad);
+        CliResult bad =
+                CliResult.bench("run", "--spec", spec.toString(), "--metrics-port", "0", "--out", out.toString());
+        assertEquals(
+                2, bad.code(), "spark has no maxInFlight: the spec file's mapping reaches the engine settings\n" + bad);
         assertTrue(bad.err().contains("engine spark has no setting 'maxInFlight'"), bad.toString());
         Files.writeString(spec, Files.readString(spec).replace("  maxInFlight: 99\n", ""));
-        CliResult run = CliResult.bench("run", "--spec", spec.toString(), "--pattern", "mixed",
-                "--engine-setting", "batchIntervalMillis=400", "--metrics-port", "0", "--out", out.toString());
+        CliResult run = CliResult.bench(
+                "run",
+                "--spec",
+                spec.toString(),
+                "--pattern",
+                "mixed",
+                "--engine-setting",
+                "batchIntervalMillis=400",
+                "--metrics-port",
+                "0",
+                "--out",
+                out.toString());
         assertEquals(0, run.code(), run.toString());
         Map<String, Object> result = ResultFiles.read(out);
         assertEquals("noop", map(result, "spec").get("database"));
         assertEquals(7, map(result, "spec").get("blobBytes"));
         assertEquals("mixed", map(result, "spec").get("pattern"), "the command line overrides the spec file");
-        assertEquals(Map.of("batchIntervalMillis", "400"), map(result, "spec").get("engineSettings"), "also within a mapping");
+        assertEquals(
+                Map.of("batchIntervalMillis", "400"),
+                map(result, "spec").get("engineSettings"),
+                "also within a mapping");
         Map<String, Object> verification = map(result, "verification");
         assertEquals(0, verification.get("mismatches"), verification.toString());
-        assertTrue(((Number) map(result, "throughput").get("mean")).doubleValue() > 1000, "noop is the harness ceiling");
+        assertTrue(
+                ((Number) map(result, "throughput").get("mean")).doubleValue() > 1000, "noop is the harness ceiling");
     }
 
     @Test
@@ -232,9 +391,24 @@ class EndToEndTest {
         Path work = tmp.resolve("work");
         System.setProperty("streambench.work", work.toString());
         try {
-            CliResult run = CliResult.bench("run", "--db", "postgresql", "--db-port", Integer.toString(port),
-                    "--pattern", "insert", "--blob", "1", "--duration", "2s", "--warmup", "1s",
-                    "--metrics-port", "0", "--out", tmp.resolve("run").toString());
+            CliResult run = CliResult.bench(
+                    "run",
+                    "--db",
+                    "postgresql",
+                    "--db-port",
+                    Integer.toString(port),
+                    "--pattern",
+                    "insert",
+                    "--blob",
+                    "1",
+                    "--duration",
+                    "2s",
+                    "--warmup",
+                    "1s",
+                    "--metrics-port",
+                    "0",
+                    "--out",
+                    tmp.resolve("run").toString());
             assertEquals(0, run.code(), run.toString());
             assertTrue(run.out().contains("starting postgresql"), run.out());
             LocalServers servers = new LocalServers(work, new PrintWriter(System.out, true));
@@ -262,25 +436,31 @@ class EndToEndTest {
         private volatile boolean running = true;
 
         MetricsWatcher(int port, String pattern) {
-            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
-            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build();
-            thread = new Thread(() -> {
-                while (running) {
-                    try {
-                        String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
-                        if (body.contains("streambench_records_total")) {
-                            seen.set(body);
+            HttpClient client = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofMillis(500))
+                    .build();
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                    .build();
+            thread = new Thread(
+                    () -> {
+                        while (running) {
+                            try {
+                                String body = client.send(request, HttpResponse.BodyHandlers.ofString())
+                                        .body();
+                                if (body.contains("streambench_records_total")) {
+                                    seen.set(body);
+                                }
+                            } catch (Exception notUp) {
+                                // the job is not up yet, or already gone
+                            }
+                            try {
+                                Thread.sleep(200);
+                            } catch (InterruptedException e) {
+                                return;
+                            }
                         }
-                    } catch (Exception notUp) {
-                        // the job is not up yet, or already gone
-                    }
-                    try {
-                        Thread.sleep(200);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "metrics-watcher");
+                    },
+                    "metrics-watcher");
             thread.setDaemon(true);
             thread.start();
         }

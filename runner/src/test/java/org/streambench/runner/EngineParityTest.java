@@ -40,23 +40,64 @@ class EngineParityTest {
         int generators = pattern.equals("insert") ? 2 : 1;
         Map<String, Map<String, String>> stateByEngine = new LinkedHashMap<>();
         for (String engine : new String[] {"flink", "spark", "apex"}) {
-            CliResult run = CliResult.bench("run", "--engine", engine, "--db", "postgresql", "--pattern", pattern,
-                    "--records", Integer.toString(RECORDS), "--run-token", Integer.toString(RUN_TOKEN), "--seed", Long.toString(SEED),
-                    "--keys", Integer.toString(KEYS), "--blob", "100", "--parallelism", "2",
-                    "--generator-parallelism", Integer.toString(generators), "--duration", "120s", "--warmup", "0s",
-                    "--metrics-port", "0", "--db-url", postgres.settings().get("url"), "--db-user", "postgres",
-                    "--db-password", postgres.settings().get("password"),
-                    "--out", tmp.resolve(engine).toString());
+            CliResult run = CliResult.bench(
+                    "run",
+                    "--engine",
+                    engine,
+                    "--db",
+                    "postgresql",
+                    "--pattern",
+                    pattern,
+                    "--records",
+                    Integer.toString(RECORDS),
+                    "--run-token",
+                    Integer.toString(RUN_TOKEN),
+                    "--seed",
+                    Long.toString(SEED),
+                    "--keys",
+                    Integer.toString(KEYS),
+                    "--blob",
+                    "100",
+                    "--parallelism",
+                    "2",
+                    "--generator-parallelism",
+                    Integer.toString(generators),
+                    "--duration",
+                    "120s",
+                    "--warmup",
+                    "0s",
+                    "--metrics-port",
+                    "0",
+                    "--db-url",
+                    postgres.settings().get("url"),
+                    "--db-user",
+                    "postgres",
+                    "--db-password",
+                    postgres.settings().get("password"),
+                    "--out",
+                    tmp.resolve(engine).toString());
             assertEquals(0, run.code(), run.toString());
             Map<String, Object> counts = EndToEndTest.map(ResultFiles.read(tmp.resolve(engine)), "counts");
-            assertEquals(generators * RECORDS, ((Number) counts.get("emitted")).intValue(), engine + " emitted exactly the bounded count");
+            assertEquals(
+                    generators * RECORDS,
+                    ((Number) counts.get("emitted")).intValue(),
+                    engine + " emitted exactly the bounded count");
             stateByEngine.put(engine, snapshot(Pattern.parse(pattern), generators));
         }
         Map<String, String> flink = stateByEngine.get("flink");
-        assertEquals(pattern.equals("insert") ? generators * RECORDS + 1 : KEYS + 1, flink.size(), "every key, plus the row count");
+        assertEquals(
+                pattern.equals("insert") ? generators * RECORDS + 1 : KEYS + 1,
+                flink.size(),
+                "every key, plus the row count");
         if (pattern.equals("update")) {
-            long changed = flink.entrySet().stream().filter(e -> Keys.isExisting(e.getKey())
-                    && !e.getValue().equals(describe(RecordGenerator.prefill(Keys.existingIndex(e.getKey())).toString(), 100))).count();
+            long changed = flink.entrySet().stream()
+                    .filter(e -> Keys.isExisting(e.getKey())
+                            && !e.getValue()
+                                    .equals(describe(
+                                            RecordGenerator.prefill(Keys.existingIndex(e.getKey()))
+                                                    .toString(),
+                                            100)))
+                    .count();
             assertTrue(changed > KEYS / 2, "the updates changed most keys: " + changed);
         }
         assertEquals(flink, stateByEngine.get("spark"), "Spark left another state than Flink");

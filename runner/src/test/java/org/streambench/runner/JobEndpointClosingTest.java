@@ -60,8 +60,8 @@ class JobEndpointClosingTest {
     @Test
     void anUnboundedRunWhoseEndpointVanishesHasFailed(@TempDir Path tmp) throws Exception {
         ExperimentRunner runner = runnerWithEndpointClosingEarly(false);
-        ExperimentRunner.JobFailure failure = assertThrows(ExperimentRunner.JobFailure.class,
-                () -> runner.sample(job, spec(false), log(tmp), new ArrayList<>()));
+        ExperimentRunner.JobFailure failure = assertThrows(
+                ExperimentRunner.JobFailure.class, () -> runner.sample(job, spec(false), log(tmp), new ArrayList<>()));
         assertTrue(failure.getMessage().contains("metrics endpoint stopped answering"), failure.getMessage());
     }
 
@@ -84,8 +84,24 @@ class JobEndpointClosingTest {
     }
 
     private ExperimentSpec spec(boolean bounded) {
-        return new ExperimentSpec("test", "noop", Pattern.INSERT, 1, 20, 0, 0, 10, 1, 1, 1, 1, bounded ? 1 : 0,
-                "127.0.0.1", port, Map.of(), Map.of());
+        return new ExperimentSpec(
+                "test",
+                "noop",
+                Pattern.INSERT,
+                1,
+                20,
+                0,
+                0,
+                10,
+                1,
+                1,
+                1,
+                1,
+                bounded ? 1 : 0,
+                "127.0.0.1",
+                port,
+                Map.of(),
+                Map.of());
     }
 
     private static Path log(Path tmp) throws Exception {

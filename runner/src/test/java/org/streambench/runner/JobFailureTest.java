@@ -35,16 +35,42 @@ class JobFailureTest {
         try {
             int metricsPort = TestServers.freePort();
             Path out = tmp.resolve("run");
-            Future<CliResult> run = background.submit(() -> CliResult.bench("run", "--engine", "flink", "--db", "postgresql",
-                    "--pattern", "update", "--blob", "100", "--duration", "15s", "--warmup", "1s", "--keys", "1000",
-                    "--metrics-port", Integer.toString(metricsPort), "--db-url", postgres.settings().get("url"),
-                    "--db-user", "postgres", "--db-password-file", passwordFile.toString(), "--out", out.toString()));
+            Future<CliResult> run = background.submit(() -> CliResult.bench(
+                    "run",
+                    "--engine",
+                    "flink",
+                    "--db",
+                    "postgresql",
+                    "--pattern",
+                    "update",
+                    "--blob",
+                    "100",
+                    "--duration",
+                    "15s",
+                    "--warmup",
+                    "1s",
+                    "--keys",
+                    "1000",
+                    "--metrics-port",
+                    Integer.toString(metricsPort),
+                    "--db-url",
+                    postgres.settings().get("url"),
+                    "--db-user",
+                    "postgres",
+                    "--db-password-file",
+                    passwordFile.toString(),
+                    "--out",
+                    out.toString()));
             Processes.awaitRecords(metricsPort, 120);
             servers.stop("postgresql");
             CliResult result = run.get(150, TimeUnit.SECONDS);
 
             assertEquals(1, result.code(), result.toString());
-            String summary = result.out().lines().filter(l -> l.startsWith("flink x postgresql")).findFirst().orElseThrow();
+            String summary = result.out()
+                    .lines()
+                    .filter(l -> l.startsWith("flink x postgresql"))
+                    .findFirst()
+                    .orElseThrow();
             assertTrue(summary.contains("FAILED") && summary.contains("a database call failed"), summary);
             Map<String, Object> json = ResultFiles.read(out);
             assertEquals("failed", json.get("status"));

@@ -42,9 +42,30 @@ class MatrixTest {
     void aSmallMatrixRunsEveryCellIntoItsFolderAndKeepsItsJournal(@TempDir Path tmp) throws Exception {
         Path work = tmp.resolve("work");
         Path out = tmp.resolve("matrix");
-        Process bench = start(work, tmp.resolve("bench.log"), "matrix", "--engines", "flink,apex", "--databases", "noop,postgresql",
-                "--patterns", "insert,update", "--blobs", "100", "--keys", "200", "--warmup", "1s", "--duration", "2s",
-                "--metrics-port", "0", "--db-port", Integer.toString(TestServers.freePort()), "--out", out.toString());
+        Process bench = start(
+                work,
+                tmp.resolve("bench.log"),
+                "matrix",
+                "--engines",
+                "flink,apex",
+                "--databases",
+                "noop,postgresql",
+                "--patterns",
+                "insert,update",
+                "--blobs",
+                "100",
+                "--keys",
+                "200",
+                "--warmup",
+                "1s",
+                "--duration",
+                "2s",
+                "--metrics-port",
+                "0",
+                "--db-port",
+                Integer.toString(TestServers.freePort()),
+                "--out",
+                out.toString());
         assertTrue(bench.waitFor(8, TimeUnit.MINUTES), "the matrix ended");
         String log = Files.readString(tmp.resolve("bench.log"));
         assertEquals(0, bench.exitValue(), log);
@@ -58,21 +79,39 @@ class MatrixTest {
             order.add(cell.get("database").asText());
             assertEquals("ok", cell.get("state").asText(), cell.toString());
             assertEquals(1, cell.get("attempts").asInt(), cell.toString());
-            assertTrue(cell.get("overheadSeconds").asDouble() > 0 && cell.get("measuredSeconds").asDouble() >= 3, cell.toString());
+            assertTrue(
+                    cell.get("overheadSeconds").asDouble() > 0
+                            && cell.get("measuredSeconds").asDouble() >= 3,
+                    cell.toString());
             Map<String, Object> result = ResultFiles.read(out.resolve(id));
             assertEquals("ok", result.get("status"), id);
-            assertEquals(cell.get("engine").asText(), EndToEndTest.map(result, "spec").get("engine"));
-            assertEquals(cell.get("pattern").asText(), EndToEndTest.map(result, "spec").get("pattern"));
+            assertEquals(
+                    cell.get("engine").asText(),
+                    EndToEndTest.map(result, "spec").get("engine"));
+            assertEquals(
+                    cell.get("pattern").asText(),
+                    EndToEndTest.map(result, "spec").get("pattern"));
             assertEquals(0, EndToEndTest.map(result, "verification").get("mismatches"), id);
             assertTrue(Files.isRegularFile(out.resolve(id).resolve(ResultFiles.PER_SECOND)), id);
-            assertTrue(log.contains(cell.get("engine").asText() + " x " + cell.get("database").asText() + ", "
-                    + cell.get("pattern").asText() + ", 100 B: "), "one line per experiment:\n" + log);
+            assertTrue(
+                    log.contains(cell.get("engine").asText() + " x "
+                            + cell.get("database").asText() + ", "
+                            + cell.get("pattern").asText() + ", 100 B: "),
+                    "one line per experiment:\n" + log);
         }
-        assertEquals(List.of("noop", "noop", "noop", "noop", "postgresql", "postgresql", "postgresql", "postgresql"), order,
+        assertEquals(
+                List.of("noop", "noop", "noop", "noop", "postgresql", "postgresql", "postgresql", "postgresql"),
+                order,
                 "cells are grouped by database, so each server starts once");
-        assertEquals(1, log.split("starting postgresql on", -1).length - 1, "postgresql started once for its group:\n" + log);
+        assertEquals(
+                1,
+                log.split("starting postgresql on", -1).length - 1,
+                "postgresql started once for its group:\n" + log);
         assertTrue(log.contains("[8/8]") && log.contains("overhead per experiment"), log);
-        assertTrue(new LocalServers(work, new PrintWriter(new StringWriter())).running("postgresql").isEmpty(),
+        assertTrue(
+                new LocalServers(work, new PrintWriter(new StringWriter()))
+                        .running("postgresql")
+                        .isEmpty(),
                 "the matrix stops the server it started");
     }
 
@@ -82,10 +121,30 @@ class MatrixTest {
         Path work = tmp.resolve("work");
         Path out = tmp.resolve("matrix");
         int metricsPort = TestServers.freePort();
-        Process first = start(work, tmp.resolve("first.log"), "matrix", "--engines", "flink", "--databases", "postgresql",
-                "--patterns", "update", "--blobs", "100,300", "--keys", "200", "--warmup", "1s", "--duration", "20s",
-                "--metrics-port", Integer.toString(metricsPort), "--db-port", Integer.toString(TestServers.freePort()),
-                "--out", out.toString());
+        Process first = start(
+                work,
+                tmp.resolve("first.log"),
+                "matrix",
+                "--engines",
+                "flink",
+                "--databases",
+                "postgresql",
+                "--patterns",
+                "update",
+                "--blobs",
+                "100,300",
+                "--keys",
+                "200",
+                "--warmup",
+                "1s",
+                "--duration",
+                "20s",
+                "--metrics-port",
+                Integer.toString(metricsPort),
+                "--db-port",
+                Integer.toString(TestServers.freePort()),
+                "--out",
+                out.toString());
         Processes.awaitRecords(metricsPort, 180);
         ProcessHandle job = Processes.jobJvm(first.toHandle()).orElseThrow();
         JsonNode before = JSON.readTree(out.resolve(Journal.FILE).toFile());
@@ -101,9 +160,17 @@ class MatrixTest {
         JsonNode journal = JSON.readTree(out.resolve(Journal.FILE).toFile());
         for (JsonNode cell : journal.get("cells")) {
             assertEquals("ok", cell.get("state").asText(), cell.toString());
-            assertEquals("ok", ResultFiles.read(out.resolve(cell.get("id").asText())).get("status"));
-            assertEquals(20, ((Number) EndToEndTest.map(ResultFiles.read(out.resolve(cell.get("id").asText())), "spec")
-                    .get("durationSeconds")).intValue(), "the resumed cells run with the options the matrix was started with");
+            assertEquals(
+                    "ok", ResultFiles.read(out.resolve(cell.get("id").asText())).get("status"));
+            assertEquals(
+                    20,
+                    ((Number) EndToEndTest.map(
+                                            ResultFiles.read(
+                                                    out.resolve(cell.get("id").asText())),
+                                            "spec")
+                                    .get("durationSeconds"))
+                            .intValue(),
+                    "the resumed cells run with the options the matrix was started with");
         }
         assertEquals(2, journal.get("cells").get(0).get("attempts").asInt(), "the cell that was running ran again");
         assertEquals(1, journal.get("cells").get(1).get("attempts").asInt());
@@ -113,7 +180,10 @@ class MatrixTest {
         assertEquals(0, again.code(), again.toString());
         assertTrue(again.out().contains("2 done, 0 failed, 0 to run"), again.toString());
         assertTrue(Processes.jobJvm(ProcessHandle.current()).isEmpty());
-        assertTrue(new LocalServers(work, new PrintWriter(new StringWriter())).running("postgresql").isEmpty(),
+        assertTrue(
+                new LocalServers(work, new PrintWriter(new StringWriter()))
+                        .running("postgresql")
+                        .isEmpty(),
                 "no server is left behind");
     }
 
@@ -123,8 +193,9 @@ class MatrixTest {
         CliResult run = CliResult.bench("matrix", "--dry-run", "--out", out.toString());
         assertEquals(0, run.code(), run.toString());
         assertTrue(run.out().contains("180 experiments; estimated wall time"), run.out());
-        assertTrue(run.out().contains("each cell: warm-up until steady, at most 30 s, 30 s measured"), "the matrix's default warm-up: "
-                + run.out());
+        assertTrue(
+                run.out().contains("each cell: warm-up until steady, at most 30 s, 30 s measured"),
+                "the matrix's default warm-up: " + run.out());
         assertTrue(run.out().contains("flink/cassandra/read/1/rep-1"), run.out());
         assertFalse(Files.exists(out));
     }
@@ -135,7 +206,8 @@ class MatrixTest {
         assertBad(out, "unknown engine 'storm'", "matrix", "--engines", "flink,storm", "--out", out.toString());
         assertBad(out, "--patterns is empty", "matrix", "--patterns", ",", "--out", out.toString());
         assertBad(out, "unknown database 'oracle'", "matrix", "--databases", "oracle", "--out", out.toString());
-        assertBad(out, "takes --engines (a list), not --engine", "matrix", "--engine", "flink", "--out", out.toString());
+        assertBad(
+                out, "takes --engines (a list), not --engine", "matrix", "--engine", "flink", "--out", out.toString());
         assertBad(out, "--retry-failed goes with --resume", "matrix", "--retry-failed", "--out", out.toString());
         assertBad(out, "is not a matrix folder", "matrix", "--resume", tmp.toString());
 
@@ -145,7 +217,9 @@ class MatrixTest {
         assertEquals(2, run.code(), run.toString());
         assertTrue(run.err().contains("written by a newer streambench"), run.err());
         assertEquals(1, run.err().strip().lines().count(), run.err());
-        assertEquals(List.of(Journal.FILE), Files.list(newer).map(p -> p.getFileName().toString()).toList());
+        assertEquals(
+                List.of(Journal.FILE),
+                Files.list(newer).map(p -> p.getFileName().toString()).toList());
     }
 
     private static void assertBad(Path out, String expected, String... args) {

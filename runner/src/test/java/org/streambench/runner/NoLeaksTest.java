@@ -54,21 +54,44 @@ class NoLeaksTest {
     @ValueSource(strings = {"flink", "spark", "apex"})
     void aJobEndsByItselfWhenItsRunnerIsKilled(String engine, @TempDir Path tmp) throws Exception {
         int metricsPort = TestServers.freePort();
-        bench = Processes.bench(tmp.resolve("work"), tmp.resolve("bench.log"), "run", "--engine", engine, "--db", "noop",
-                "--duration", "300s", "--warmup", "1s", "--metrics-port", Integer.toString(metricsPort),
-                "--out", tmp.resolve("run").toString());
+        bench = Processes.bench(
+                tmp.resolve("work"),
+                tmp.resolve("bench.log"),
+                "run",
+                "--engine",
+                engine,
+                "--db",
+                "noop",
+                "--duration",
+                "300s",
+                "--warmup",
+                "1s",
+                "--metrics-port",
+                Integer.toString(metricsPort),
+                "--out",
+                tmp.resolve("run").toString());
         Processes.awaitRecords(metricsPort, 180);
         ProcessHandle job = Processes.jobJvm(bench.toHandle()).orElseThrow();
         List<String> listening = Processes.listeningAddresses(job.pid());
-        assertTrue(listening.contains("[::ffff:127.0.0.1]:" + metricsPort) || listening.contains("127.0.0.1:" + metricsPort), listening.toString());
-        List<String> beyondLoopback = listening.stream().filter(a -> !Processes.isLoopback(a)).toList();
-        // Apex 3.7's buffer server binds every interface, hard-coded (netlet's EventLoop.start(null, port, ...)); see the README
-        assertTrue(beyondLoopback.size() <= (engine.equals("apex") ? 1 : 0), "the " + engine + " job listens beyond loopback: " + listening);
+        assertTrue(
+                listening.contains("[::ffff:127.0.0.1]:" + metricsPort)
+                        || listening.contains("127.0.0.1:" + metricsPort),
+                listening.toString());
+        List<String> beyondLoopback =
+                listening.stream().filter(a -> !Processes.isLoopback(a)).toList();
+        // Apex 3.7's buffer server binds every interface, hard-coded (netlet's EventLoop.start(null, port, ...)); see
+        // the README
+        assertTrue(
+                beyondLoopback.size() <= (engine.equals("apex") ? 1 : 0),
+                "the " + engine + " job listens beyond loopback: " + listening);
 
         bench.destroyForcibly();
         assertTrue(Processes.exitsWithin(job, 15), "the " + engine + " job JVM outlived its killed runner");
-        assertTrue(Files.readString(tmp.resolve("run").resolve(ExperimentRunner.JOB_LOG)).contains("the runner (pid " + bench.pid() + ") is gone"));
-        assertFalse(Files.exists(tmp.resolve("run").resolve(ResultFiles.RESULT)), "a killed run left something that looks like a result");
+        assertTrue(Files.readString(tmp.resolve("run").resolve(ExperimentRunner.JOB_LOG))
+                .contains("the runner (pid " + bench.pid() + ") is gone"));
+        assertFalse(
+                Files.exists(tmp.resolve("run").resolve(ResultFiles.RESULT)),
+                "a killed run left something that looks like a result");
     }
 
     /** SIGTERM, like Ctrl-C's SIGINT, runs the runner's shutdown hook (background shells ignore SIGINT, so the test sends SIGTERM). */
@@ -77,20 +100,43 @@ class NoLeaksTest {
         Path work = tmp.resolve("work");
         Path out = tmp.resolve("run");
         int metricsPort = TestServers.freePort();
-        bench = Processes.bench(work, tmp.resolve("bench.log"), "run", "--db", "postgresql", "--db-port",
-                Integer.toString(TestServers.freePort()), "--pattern", "update", "--keys", "200", "--blob", "100",
-                "--duration", "300s", "--warmup", "1s", "--metrics-port", Integer.toString(metricsPort), "--out", out.toString());
+        bench = Processes.bench(
+                work,
+                tmp.resolve("bench.log"),
+                "run",
+                "--db",
+                "postgresql",
+                "--db-port",
+                Integer.toString(TestServers.freePort()),
+                "--pattern",
+                "update",
+                "--keys",
+                "200",
+                "--blob",
+                "100",
+                "--duration",
+                "300s",
+                "--warmup",
+                "1s",
+                "--metrics-port",
+                Integer.toString(metricsPort),
+                "--out",
+                out.toString());
         Processes.awaitRecords(metricsPort, 180);
         ProcessHandle job = Processes.jobJvm(bench.toHandle()).orElseThrow();
         LocalServers servers = new LocalServers(work, new PrintWriter(new StringWriter()));
         List<ProcessHandle> server = servers.running("postgresql").orElseThrow().alive().stream()
-                .map(ServerState.ProcessRef::handle).flatMap(Optional::stream).toList();
+                .map(ServerState.ProcessRef::handle)
+                .flatMap(Optional::stream)
+                .toList();
 
         bench.destroy();
         assertTrue(bench.waitFor(90, TimeUnit.SECONDS), "the runner ended after SIGTERM");
         assertTrue(Processes.exitsWithin(job, 10), "the job JVM was stopped");
         for (ProcessHandle process : server) {
-            assertTrue(Processes.exitsWithin(process, 30), "the postgresql the run started is still running: pid " + process.pid());
+            assertTrue(
+                    Processes.exitsWithin(process, 30),
+                    "the postgresql the run started is still running: pid " + process.pid());
         }
         assertTrue(servers.running("postgresql").isEmpty());
         Map<String, Object> result = ResultFiles.read(out);
@@ -111,7 +157,10 @@ class NoLeaksTest {
             ProcessHandle holder = ProcessHandle.of(state.pid()).orElseThrow();
             holder.destroyForcibly();
             assertTrue(Processes.exitsWithin(holder, 10));
-            List<ProcessHandle> orphans = state.alive().stream().map(ServerState.ProcessRef::handle).flatMap(Optional::stream).toList();
+            List<ProcessHandle> orphans = state.alive().stream()
+                    .map(ServerState.ProcessRef::handle)
+                    .flatMap(Optional::stream)
+                    .toList();
             assertFalse(orphans.isEmpty(), "mariadbd outlives its holder (else this test proves nothing)");
             assertTrue(servers.running("mariadb").isPresent(), "status must still see the orphaned server");
 
@@ -129,8 +178,18 @@ class NoLeaksTest {
     void aJobJvmKilledFromOutsideIsReportedAsKilled(@TempDir Path tmp) throws Exception {
         int metricsPort = TestServers.freePort();
         Path out = tmp.resolve("run");
-        Future<CliResult> run = background.submit(() -> CliResult.bench("run", "--db", "noop", "--duration", "300s", "--warmup", "1s",
-                "--metrics-port", Integer.toString(metricsPort), "--out", out.toString()));
+        Future<CliResult> run = background.submit(() -> CliResult.bench(
+                "run",
+                "--db",
+                "noop",
+                "--duration",
+                "300s",
+                "--warmup",
+                "1s",
+                "--metrics-port",
+                Integer.toString(metricsPort),
+                "--out",
+                out.toString()));
         Processes.awaitRecords(metricsPort, 180);
         Processes.jobJvm(ProcessHandle.current()).orElseThrow().destroyForcibly();
         CliResult result = run.get(120, TimeUnit.SECONDS);
@@ -146,10 +205,34 @@ class NoLeaksTest {
         ServerState postgres = TestServers.start("postgresql");
         int metricsPort = TestServers.freePort();
         Path out = tmp.resolve("run");
-        Future<CliResult> run = background.submit(() -> CliResult.bench("run", "--db", "postgresql", "--pattern", "update",
-                "--keys", "50", "--blob", "10", "--records", "1500", "--rate", "150", "--duration", "120s", "--warmup", "0s",
-                "--metrics-port", Integer.toString(metricsPort), "--db-url", postgres.settings().get("url"), "--db-user", "postgres",
-                "--db-password", postgres.settings().get("password"), "--out", out.toString()));
+        Future<CliResult> run = background.submit(() -> CliResult.bench(
+                "run",
+                "--db",
+                "postgresql",
+                "--pattern",
+                "update",
+                "--keys",
+                "50",
+                "--blob",
+                "10",
+                "--records",
+                "1500",
+                "--rate",
+                "150",
+                "--duration",
+                "120s",
+                "--warmup",
+                "0s",
+                "--metrics-port",
+                Integer.toString(metricsPort),
+                "--db-url",
+                postgres.settings().get("url"),
+                "--db-user",
+                "postgres",
+                "--db-password",
+                postgres.settings().get("password"),
+                "--out",
+                out.toString()));
         Processes.awaitRecords(metricsPort, 180);
         try (Database db = TestServers.open("postgresql")) { // behind the operator's back
             db.update(new SensorRecord(Keys.existing(0), 1_000_000, 0, 0, 0, 0, 0), Blob.of(10, 1));
@@ -159,6 +242,8 @@ class NoLeaksTest {
         assertEquals(1, result.code(), result.toString());
         Map<String, Object> json = ResultFiles.read(out);
         assertEquals("failed", json.get("status"), "status must agree with the exit code");
-        assertTrue(String.valueOf(json.get("error")).startsWith("verification found 1 mismatches"), String.valueOf(json.get("error")));
+        assertTrue(
+                String.valueOf(json.get("error")).startsWith("verification found 1 mismatches"),
+                String.valueOf(json.get("error")));
     }
 }

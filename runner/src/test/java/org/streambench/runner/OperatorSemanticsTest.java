@@ -45,12 +45,29 @@ class OperatorSemanticsTest {
     }
 
     private Database prepare(String database, Pattern pattern, int blobBytes) throws IOException {
-        runtime = JobRuntime.start(new ExperimentSpec("test", database, pattern, blobBytes, 2, 1, 0, KEYS, 1, 1, 7, 3, 0,
-                "127.0.0.1", 0, TestServers.start(database).settings(), Map.of()));
+        runtime = JobRuntime.start(new ExperimentSpec(
+                "test",
+                database,
+                pattern,
+                blobBytes,
+                2,
+                1,
+                0,
+                KEYS,
+                1,
+                1,
+                7,
+                3,
+                0,
+                "127.0.0.1",
+                0,
+                TestServers.start(database).settings(),
+                Map.of()));
         Database db = TestServers.open(database);
         db.resetSchema();
         if (pattern.needsExistingKeys()) {
-            db.prefill(KEYS, RecordGenerator::prefill, i -> Blob.pool(runtime.spec()).forKey(Keys.existing(i)));
+            db.prefill(KEYS, RecordGenerator::prefill, i -> Blob.pool(runtime.spec())
+                    .forKey(Keys.existing(i)));
         }
         return db;
     }
@@ -58,7 +75,8 @@ class OperatorSemanticsTest {
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void insertStoresTheRecordWithItsBlobAndNoRead(String database) throws IOException {
-        try (Database db = prepare(database, Pattern.INSERT, 100_000); ProcessingOperator operator = ProcessingOperator.open()) {
+        try (Database db = prepare(database, Pattern.INSERT, 100_000);
+                ProcessingOperator operator = ProcessingOperator.open()) {
             SensorRecord first = new SensorRecord(Keys.fresh(3, 0, 0), 1, 2, 3, 0.25, -1.5, 9.75);
             SensorRecord second = new SensorRecord(Keys.fresh(3, 0, 1), 4, 5, 6, 1.0, 2.0, 3.0);
             operator.process(timed(first));
@@ -76,7 +94,8 @@ class OperatorSemanticsTest {
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void updateReadsAddsFieldByFieldAndWritesBack(String database) throws IOException {
-        try (Database db = prepare(database, Pattern.UPDATE, 10_000); ProcessingOperator operator = ProcessingOperator.open()) {
+        try (Database db = prepare(database, Pattern.UPDATE, 10_000);
+                ProcessingOperator operator = ProcessingOperator.open()) {
             SensorRecord delta = new SensorRecord(Keys.existing(5), 10, 20, 30, 0.5, 0.25, -0.125);
             operator.process(timed(delta));
             operator.process(timed(delta));
@@ -84,7 +103,10 @@ class OperatorSemanticsTest {
             StoredRecord stored = db.read(Keys.existing(5)).orElseThrow();
             assertEquals(expected, stored.record());
             assertEquals(10_000, stored.blob().length);
-            assertEquals(RecordGenerator.prefill(6), db.read(Keys.existing(6)).orElseThrow().record(), "other keys untouched");
+            assertEquals(
+                    RecordGenerator.prefill(6),
+                    db.read(Keys.existing(6)).orElseThrow().record(),
+                    "other keys untouched");
             assertEquals(KEYS, db.countRows());
             assertEquals(2, runtime.metrics().processedCount(Operation.UPDATE));
             assertEquals(2, runtime.measuredLatency().getTotalCount(), "every update reads first, timed");
@@ -94,9 +116,12 @@ class OperatorSemanticsTest {
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void readOnlyReadsAndChangesNothing(String database) throws IOException {
-        try (Database db = prepare(database, Pattern.READ, 1); ProcessingOperator operator = ProcessingOperator.open()) {
+        try (Database db = prepare(database, Pattern.READ, 1);
+                ProcessingOperator operator = ProcessingOperator.open()) {
             operator.process(timed(new SensorRecord(Keys.existing(2), 100, 100, 100, 1, 1, 1)));
-            assertEquals(RecordGenerator.prefill(2), db.read(Keys.existing(2)).orElseThrow().record());
+            assertEquals(
+                    RecordGenerator.prefill(2),
+                    db.read(Keys.existing(2)).orElseThrow().record());
             assertEquals(1, runtime.metrics().processedCount(Operation.READ));
             assertEquals(1, runtime.measuredLatency().getTotalCount());
             assertEquals(1, db.read(Keys.existing(2)).orElseThrow().blob().length);
@@ -106,14 +131,17 @@ class OperatorSemanticsTest {
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void mixedInsertsNewKeysAndUpdatesExistingOnes(String database) throws IOException {
-        try (Database db = prepare(database, Pattern.MIXED, 10_000); ProcessingOperator operator = ProcessingOperator.open()) {
+        try (Database db = prepare(database, Pattern.MIXED, 10_000);
+                ProcessingOperator operator = ProcessingOperator.open()) {
             SensorRecord fresh = new SensorRecord(Keys.fresh(3, 0, 9), 7, 8, 9, 0.5, 0.5, 0.5);
             SensorRecord existing = new SensorRecord(Keys.existing(1), 1, 1, 1, 1, 1, 1);
             operator.process(timed(fresh));
             operator.process(timed(existing));
             assertEquals(KEYS + 1, db.countRows());
             assertEquals(fresh, db.read(fresh.id()).orElseThrow().record());
-            assertEquals(RecordGenerator.prefill(1).plus(existing), db.read(existing.id()).orElseThrow().record());
+            assertEquals(
+                    RecordGenerator.prefill(1).plus(existing),
+                    db.read(existing.id()).orElseThrow().record());
             assertEquals(1, runtime.metrics().processedCount(Operation.INSERT));
             assertEquals(1, runtime.metrics().processedCount(Operation.UPDATE));
             OperatorMetrics.LatencyWindow window = runtime.measuredWindow(); // taking a window starts the next one
@@ -133,10 +161,13 @@ class OperatorSemanticsTest {
             operator.close(); // its connection is gone: the next read fails
             operator.process(timed(new SensorRecord(Keys.existing(1), 1, 1, 1, 1, 1, 1)));
             OperatorMetrics.LatencyWindow window = runtime.measuredWindow();
-            assertEquals(1, window.byResult().get(OperatorMetrics.ReadResult.FAILED).getTotalCount());
+            assertEquals(
+                    1, window.byResult().get(OperatorMetrics.ReadResult.FAILED).getTotalCount());
             assertEquals(0, window.successful().getTotalCount(), "the read latency counts only reads that worked");
             assertEquals(1, runtime.metrics().errorCount());
-            assertTrue(runtime.metrics().scrape().contains("streambench_read_failed_latency_seconds_count"), "exported apart");
+            assertTrue(
+                    runtime.metrics().scrape().contains("streambench_read_failed_latency_seconds_count"),
+                    "exported apart");
         }
     }
 
@@ -144,14 +175,17 @@ class OperatorSemanticsTest {
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb", "mongodb"})
     void failedCallsAreCountedAndReportedNeverSwallowed(String database) throws IOException {
-        try (Database db = prepare(database, Pattern.INSERT, 1); ProcessingOperator operator = ProcessingOperator.open()) {
+        try (Database db = prepare(database, Pattern.INSERT, 1);
+                ProcessingOperator operator = ProcessingOperator.open()) {
             SensorRecord record = new SensorRecord(Keys.fresh(3, 0, 0), 1, 1, 1, 1, 1, 1);
             operator.process(timed(record));
             operator.process(timed(record)); // duplicate key
             assertEquals(1, runtime.metrics().processedCount(Operation.INSERT));
             assertEquals(1, runtime.metrics().errorCount());
             assertNotNull(runtime.metrics().firstError());
-            assertTrue(runtime.metrics().firstError().startsWith("insert:"), runtime.metrics().firstError());
+            assertTrue(
+                    runtime.metrics().firstError().startsWith("insert:"),
+                    runtime.metrics().firstError());
             assertTrue(runtime.metrics().scrape().contains("streambench_db_errors_total"), "errors are exported");
         }
     }
@@ -159,7 +193,8 @@ class OperatorSemanticsTest {
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void readOfAMissingKeyIsAnError(String database) throws IOException {
-        try (Database db = prepare(database, Pattern.UPDATE, 1); ProcessingOperator operator = ProcessingOperator.open()) {
+        try (Database db = prepare(database, Pattern.UPDATE, 1);
+                ProcessingOperator operator = ProcessingOperator.open()) {
             operator.process(timed(new SensorRecord(Keys.existing(KEYS + 5), 1, 1, 1, 1, 1, 1)));
             assertEquals(0, runtime.metrics().processedCount(Operation.UPDATE));
             assertEquals(1, runtime.metrics().errorCount());
@@ -175,7 +210,9 @@ class OperatorSemanticsTest {
             assertEquals(0, db.countBlobsNotOfLength(10_000));
             assertEquals(KEYS, db.countBlobsNotOfLength(9_999));
             for (long index = 0; index < KEYS; index++) {
-                assertEquals(RecordGenerator.prefill(index), db.read(Keys.existing(index)).orElseThrow().record());
+                assertEquals(
+                        RecordGenerator.prefill(index),
+                        db.read(Keys.existing(index)).orElseThrow().record());
             }
             assertTrue(db.read(Keys.existing(KEYS)).isEmpty());
             db.resetSchema();
@@ -188,12 +225,16 @@ class OperatorSemanticsTest {
     @ValueSource(ints = {1, 10_000, 100_000})
     void everyStudyBlobSizeRoundTripsOnEveryDatabase(int blobBytes) throws IOException {
         for (String database : new String[] {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"}) {
-            try (Database db = prepare(database, Pattern.MIXED, blobBytes); ProcessingOperator operator = ProcessingOperator.open()) {
+            try (Database db = prepare(database, Pattern.MIXED, blobBytes);
+                    ProcessingOperator operator = ProcessingOperator.open()) {
                 operator.process(timed(new SensorRecord(Keys.fresh(3, 0, 1), 1, 1, 1, 1, 1, 1)));
                 operator.process(timed(new SensorRecord(Keys.existing(0), 1, 1, 1, 1, 1, 1)));
                 assertEquals(0, db.countBlobsNotOfLength(blobBytes), database);
                 assertEquals(KEYS + 1, db.countRows(), database);
-                assertArrayEquals(Blob.pool(runtime.spec()).forKey(Keys.existing(0)), db.read(Keys.existing(0)).orElseThrow().blob(), database);
+                assertArrayEquals(
+                        Blob.pool(runtime.spec()).forKey(Keys.existing(0)),
+                        db.read(Keys.existing(0)).orElseThrow().blob(),
+                        database);
             } finally {
                 runtime.close();
                 runtime = null;

@@ -18,25 +18,34 @@ import java.util.stream.Stream;
 /** Test helpers around real processes: the bench CLI in its own JVM, the job JVM it launched, listening sockets. */
 final class Processes {
 
-    private Processes() {
-    }
+    private Processes() {}
 
     /** Starts {@code ./bench ARGS} as its own JVM, as a user would, with its state under {@code work}; output to {@code log}. */
     static Process bench(Path work, Path log, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Home.javaExecutable(), "-Dstreambench.home=" + Home.root(),
-                "-Dstreambench.work=" + work, "-cp", Home.classpathOf("runner"), Bench.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Home.javaExecutable(),
+                "-Dstreambench.home=" + Home.root(),
+                "-Dstreambench.work=" + work,
+                "-cp",
+                Home.classpathOf("runner"),
+                Bench.class.getName()));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
     }
 
     /** Waits until the job's metrics endpoint reports processed records. */
     static void awaitRecords(int metricsPort, long timeoutSeconds) throws InterruptedException {
         HttpClient client = HttpClient.newHttpClient();
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                .build();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (System.nanoTime() < deadline) {
             try {
-                String body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+                String body = client.send(request, HttpResponse.BodyHandlers.ofString())
+                        .body();
                 if (body.lines().anyMatch(l -> l.startsWith("streambench_records_total") && !l.endsWith(" 0.0"))) {
                     return;
                 }
@@ -50,17 +59,21 @@ final class Processes {
 
     /** The job JVM among the descendants of {@code parent}: its command line names the engine's main class. */
     static Optional<ProcessHandle> jobJvm(ProcessHandle parent) {
-        return parent.descendants().filter(p -> {
-            String command = commandLine(p.pid());
-            return command.contains("org.streambench.flink.FlinkJob") || command.contains("org.streambench.spark.SparkJob")
-                    || command.contains("org.streambench.apex.ApexJob");
-        }).findFirst();
+        return parent.descendants()
+                .filter(p -> {
+                    String command = commandLine(p.pid());
+                    return command.contains("org.streambench.flink.FlinkJob")
+                            || command.contains("org.streambench.spark.SparkJob")
+                            || command.contains("org.streambench.apex.ApexJob");
+                })
+                .findFirst();
     }
 
     /** The whole command line from /proc (ProcessHandle.Info leaves out long ones, such as a JVM's with its classpath). */
     static String commandLine(long pid) {
         try {
-            return Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).replace('\0', ' ');
+            return Files.readString(Path.of("/proc", Long.toString(pid), "cmdline"))
+                    .replace('\0', ' ');
         } catch (IOException gone) {
             return "";
         }
@@ -91,7 +104,8 @@ final class Processes {
         }
         List<String> listening = new ArrayList<>();
         for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-            for (String line : Files.readAllLines(Path.of(table)).subList(1, Files.readAllLines(Path.of(table)).size())) {
+            for (String line : Files.readAllLines(Path.of(table))
+                    .subList(1, Files.readAllLines(Path.of(table)).size())) {
                 String[] columns = line.trim().split("\\s+");
                 if (columns[3].equals("0A") && inodes.contains(columns[9])) { // 0A = LISTEN
                     listening.add(address(columns[1]));
@@ -132,12 +146,16 @@ final class Processes {
     }
 
     private static String ipv4(String littleEndianHex) {
-        return Integer.parseInt(littleEndianHex.substring(6, 8), 16) + "." + Integer.parseInt(littleEndianHex.substring(4, 6), 16) + "."
-                + Integer.parseInt(littleEndianHex.substring(2, 4), 16) + "." + Integer.parseInt(littleEndianHex.substring(0, 2), 16);
+        return Integer.parseInt(littleEndianHex.substring(6, 8), 16) + "."
+                + Integer.parseInt(littleEndianHex.substring(4, 6), 16) + "."
+                + Integer.parseInt(littleEndianHex.substring(2, 4), 16) + "."
+                + Integer.parseInt(littleEndianHex.substring(0, 2), 16);
     }
 
     private static String ipv4Big(String bigEndianHex) {
-        return Integer.parseInt(bigEndianHex.substring(0, 2), 16) + "." + Integer.parseInt(bigEndianHex.substring(2, 4), 16) + "."
-                + Integer.parseInt(bigEndianHex.substring(4, 6), 16) + "." + Integer.parseInt(bigEndianHex.substring(6, 8), 16);
+        return Integer.parseInt(bigEndianHex.substring(0, 2), 16) + "."
+                + Integer.parseInt(bigEndianHex.substring(2, 4), 16) + "."
+                + Integer.parseInt(bigEndianHex.substring(4, 6), 16) + "."
+                + Integer.parseInt(bigEndianHex.substring(6, 8), 16);
     }
 }

@@ -30,7 +30,8 @@ class RateTest {
     @Test
     void aMicroBatchEngineOnScheduleIsNotBehind() {
         // 1,000/s generated; processed a batch of 2,000 every other second
-        RunResult.Rate rate = RunResult.Rate.of(1000, rows(new long[] {1000, 1000, 1000, 1000}, new long[] {0, 2000, 0, 1000}));
+        RunResult.Rate rate =
+                RunResult.Rate.of(1000, rows(new long[] {1000, 1000, 1000, 1000}, new long[] {0, 2000, 0, 1000}));
         assertEquals(1000, rate.generated(), 1e-9);
         assertEquals(750, rate.processed(), 1e-9);
         assertFalse(rate.behind(), "a backlog of one batch is allowed");
@@ -38,9 +39,13 @@ class RateTest {
 
     @Test
     void generatorsShortOfTheTargetAreBehind() {
-        RunResult.Rate rate = RunResult.Rate.of(1000, rows(new long[] {985, 985, 985, 985}, new long[] {985, 985, 985, 985}));
+        RunResult.Rate rate =
+                RunResult.Rate.of(1000, rows(new long[] {985, 985, 985, 985}, new long[] {985, 985, 985, 985}));
         assertTrue(rate.behind(), "1.5 % short");
-        assertFalse(RunResult.Rate.of(1000, rows(new long[] {995, 995}, new long[] {995, 995})).behind(), "0.5 % short is on time");
+        assertFalse(
+                RunResult.Rate.of(1000, rows(new long[] {995, 995}, new long[] {995, 995}))
+                        .behind(),
+                "0.5 % short is on time");
     }
 
     @Test

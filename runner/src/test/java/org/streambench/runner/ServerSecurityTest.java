@@ -35,19 +35,33 @@ class ServerSecurityTest {
         for (ServerState.ProcessRef process : state.alive()) {
             listening.addAll(Processes.listeningAddresses(process.pid()));
         }
-        assertTrue(listening.stream().anyMatch(a -> a.endsWith(":" + state.port())), database + " listens on its port: " + listening);
-        assertTrue(listening.stream().allMatch(Processes::isLoopback), database + " listens beyond loopback: " + listening);
+        assertTrue(
+                listening.stream().anyMatch(a -> a.endsWith(":" + state.port())),
+                database + " listens on its port: " + listening);
+        assertTrue(
+                listening.stream().allMatch(Processes::isLoopback),
+                database + " listens beyond loopback: " + listening);
     }
 
     @ParameterizedTest(name = "{0} as ''{1}'' with password ''{2}''")
-    @CsvSource({"postgresql,postgres,wrong", "postgresql,postgres,''", "mariadb,streambench,wrong", "mariadb,root,''",
-        "cassandra,cassandra,cassandra", "cassandra,'',''"})
+    @CsvSource({
+        "postgresql,postgres,wrong",
+        "postgresql,postgres,''",
+        "mariadb,streambench,wrong",
+        "mariadb,root,''",
+        "cassandra,cassandra,cassandra",
+        "cassandra,'',''"
+    })
     void localServersRefuseAnyoneWithoutTheGeneratedPassword(String database, String user, String password) {
         Map<String, String> settings = new HashMap<>(TestServers.start(database).settings());
         settings.put("user", user);
         settings.put("password", password);
-        assertThrows(DatabaseException.class, () -> Databases.open(database, new DatabaseSettings(settings)).close());
-        Databases.open(database, new DatabaseSettings(TestServers.start(database).settings())).close(); // the suite gets in
+        assertThrows(DatabaseException.class, () -> Databases.open(database, new DatabaseSettings(settings))
+                .close());
+        Databases.open(
+                        database,
+                        new DatabaseSettings(TestServers.start(database).settings()))
+                .close(); // the suite gets in
     }
 
     @Test
@@ -58,8 +72,11 @@ class ServerSecurityTest {
         assertEquals("rw-------", permissions(dir.resolve("password")));
         assertEquals("rw-------", permissions(dir.resolve("server.properties")));
         assertEquals("rwx------", permissions(dir.resolve("socket")));
-        assertEquals(state.settings().get("password"), Files.readString(dir.resolve("password")).trim());
-        assertFalse(Files.readString(dir.resolve("server.log")).contains(state.settings().get("password")));
+        assertEquals(
+                state.settings().get("password"),
+                Files.readString(dir.resolve("password")).trim());
+        assertFalse(Files.readString(dir.resolve("server.log"))
+                .contains(state.settings().get("password")));
     }
 
     private static String permissions(Path path) throws IOException {

@@ -38,11 +38,13 @@ class SettleTest {
     }
 
     @ParameterizedTest(name = "{0}: {1}")
-    @CsvSource(delimiter = '|', value = {
-        "mariadb|FLUSH TABLES sensor_records FOR EXPORT; UNLOCK TABLES",
-        "hbase|flush of table sensor_records",
-        "cassandra|no flush from the client (CQL has none)",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "mariadb|FLUSH TABLES sensor_records FOR EXPORT; UNLOCK TABLES",
+                "hbase|flush of table sensor_records",
+                "cassandra|no flush from the client (CQL has none)",
+            })
     void eachConnectorSettlesOrSaysWhyNot(String database, String expected) {
         try (Database db = prefilled(database)) {
             assertEquals(expected, db.settle());
@@ -53,8 +55,9 @@ class SettleTest {
     @Test
     void postgresqlCheckpoints() throws Exception {
         Map<String, String> settings = TestServers.start("postgresql").settings();
-        try (Connection connection = DriverManager.getConnection(settings.get("url"), settings.get("user"), settings.get("password"));
-             Database db = prefilled("postgresql")) {
+        try (Connection connection = DriverManager.getConnection(
+                        settings.get("url"), settings.get("user"), settings.get("password"));
+                Database db = prefilled("postgresql")) {
             long before = requestedCheckpoints(connection);
             assertEquals("CHECKPOINT", db.settle());
             assertEquals(before + 1, requestedCheckpoints(connection), "the settle requested a checkpoint");
@@ -68,7 +71,9 @@ class SettleTest {
         Path keyspace = TestServers.WORK.resolve("servers/cassandra/data/data/streambench");
         try (Database db = prefilled("cassandra")) {
             Set<Path> before = sstables(keyspace);
-            assertEquals(Optional.of("flush of streambench.sensor_records over JMX"), LocalServers.settle(cassandra, cassandra.settings()));
+            assertEquals(
+                    Optional.of("flush of streambench.sensor_records over JMX"),
+                    LocalServers.settle(cassandra, cassandra.settings()));
             Set<Path> after = sstables(keyspace);
             after.removeAll(before);
             assertFalse(after.isEmpty(), "the flush wrote the prefill into a new SSTable");
@@ -77,7 +82,8 @@ class SettleTest {
 
     private static Set<Path> sstables(Path keyspace) throws Exception {
         try (Stream<Path> files = Files.walk(keyspace)) {
-            return files.filter(f -> f.getFileName().toString().endsWith("-Data.db")).collect(Collectors.toCollection(HashSet::new));
+            return files.filter(f -> f.getFileName().toString().endsWith("-Data.db"))
+                    .collect(Collectors.toCollection(HashSet::new));
         }
     }
 
@@ -90,7 +96,7 @@ class SettleTest {
 
     private static long requestedCheckpoints(Connection connection) throws Exception {
         try (Statement statement = connection.createStatement();
-             ResultSet row = statement.executeQuery("SELECT num_requested FROM pg_stat_checkpointer")) {
+                ResultSet row = statement.executeQuery("SELECT num_requested FROM pg_stat_checkpointer")) {
             row.next();
             return row.getLong(1);
         }

@@ -27,16 +27,17 @@ final class TestServers {
         System.setProperty("streambench.work", WORK.toString());
     }
 
-    private TestServers() {
-    }
+    private TestServers() {}
 
     static synchronized ServerState start(String database) {
         if (servers == null) {
             servers = new LocalServers(WORK, new PrintWriter(System.out, true));
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.keySet().forEach(servers::stop)));
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(() -> RUNNING.keySet().forEach(servers::stop)));
         }
         // Cassandra and HBase also bind port + 1 and port + 2
-        return RUNNING.computeIfAbsent(database, name -> servers.start(name, freePortWithTwoFreeNeighbours(), "--port"));
+        return RUNNING.computeIfAbsent(
+                database, name -> servers.start(name, freePortWithTwoFreeNeighbours(), "--port"));
     }
 
     static synchronized void stop(String database) {

@@ -34,7 +34,8 @@ class ThroughputTrendTest {
     void aWindowThatStillRisesIsFlagged() {
         RunResult.Throughput rising = of(5, 30, i -> 260 + (i - 6) * 22 + (i % 3) * 15);
         assertTrue(rising.trending());
-        // the line through the window rises by 29 x 22 = 638 records/s; mean = 260 + 14.5 x 22 + 15 = 594 (noise adds ~0)
+        // the line through the window rises by 29 x 22 = 638 records/s; mean = 260 + 14.5 x 22 + 15 = 594 (noise adds
+        // ~0)
         assertEquals(638.0 / 594.0 * 100, rising.trendPercent(), 3);
     }
 
@@ -55,7 +56,7 @@ class ThroughputTrendTest {
 
     @Test
     void aSmallButSteadyDriftIsNoTrend() {
-        RunResult.Throughput drift = of(0, 30, i -> 1000 + i);  // +3 % over the window, perfectly linear
+        RunResult.Throughput drift = of(0, 30, i -> 1000 + i); // +3 % over the window, perfectly linear
         assertTrue(drift.trendPercent() > 2 && drift.trendPercent() < 4, "trend " + drift.trendPercent());
         assertFalse(drift.trending(), "below the tolerance");
     }

@@ -7,8 +7,7 @@ import org.streambench.generator.TimedRecord;
 /** Records as a generator hands them over, for tests that drive the processing operator directly. */
 final class TimedRecords {
 
-    private TimedRecords() {
-    }
+    private TimedRecords() {}
 
     /** {@code record}, intended for now. */
     static TimedRecord timed(SensorRecord record) {

@@ -38,8 +38,24 @@ class VerifierTest {
 
     /** Runs {@code records} mixed records from two generator instances; returns the spec used. */
     private ExperimentSpec honestRun(String database, Database db, int records) throws Exception {
-        ExperimentSpec spec = new ExperimentSpec("test", database, Pattern.MIXED, BLOB, 2, 1, 0, KEYS, 1, 2, 11, 77, 0,
-                "127.0.0.1", 0, TestServers.start(database).settings(), Map.of());
+        ExperimentSpec spec = new ExperimentSpec(
+                "test",
+                database,
+                Pattern.MIXED,
+                BLOB,
+                2,
+                1,
+                0,
+                KEYS,
+                1,
+                2,
+                11,
+                77,
+                0,
+                "127.0.0.1",
+                0,
+                TestServers.start(database).settings(),
+                Map.of());
         runtime = JobRuntime.start(spec);
         db.resetSchema();
         db.prefill(KEYS, RecordGenerator::prefill, i -> Blob.of(BLOB, 11));
@@ -65,7 +81,8 @@ class VerifierTest {
             ExperimentSpec spec = honestRun(database, db, 400);
             Verifier.Verification honest = verify(spec, db);
             assertEquals(0, honest.mismatches(), honest.details().toString());
-            assertTrue(honest.expectedInserts() > 150 && honest.expectedInserts() < 250, "about half of 400 are new keys");
+            assertTrue(
+                    honest.expectedInserts() > 150 && honest.expectedInserts() < 250, "about half of 400 are new keys");
             assertEquals(honest.expectedInserts(), honest.rowDelta());
             assertTrue(honest.checked() > KEYS, "every existing key of a 50-key space is sampled");
 
@@ -73,7 +90,9 @@ class VerifierTest {
             db.update(stored.plus(new SensorRecord(stored.id(), 1, 0, 0, 0, 0, 0)), Blob.of(BLOB, 11));
             Verifier.Verification tampered = verify(spec, db);
             assertEquals(1, tampered.mismatches(), tampered.details().toString());
-            assertTrue(tampered.details().get(0).contains(Keys.existing(7)), tampered.details().toString());
+            assertTrue(
+                    tampered.details().get(0).contains(Keys.existing(7)),
+                    tampered.details().toString());
         }
     }
 

@@ -42,7 +42,8 @@ public final class SparkJob {
         int threads = spec.generatorParallelism() + spec.parallelism();
         SparkConf conf = new SparkConf()
                 .setMaster("local[" + threads + "]")
-                .setAppName("streambench " + spec.database() + " " + spec.pattern().cliName())
+                .setAppName(
+                        "streambench " + spec.database() + " " + spec.pattern().cliName())
                 .set("spark.ui.enabled", "false")
                 .set("spark.driver.host", "127.0.0.1")
                 .set("spark.driver.bindAddress", "127.0.0.1")
@@ -82,7 +83,8 @@ public final class SparkJob {
     }
 
     private static void process(Iterator<Tuple2<String, TimedRecord>> partition) {
-        ProcessingOperator operator = OPERATORS.computeIfAbsent(TaskContext.getPartitionId(), id -> ProcessingOperator.open());
+        ProcessingOperator operator =
+                OPERATORS.computeIfAbsent(TaskContext.getPartitionId(), id -> ProcessingOperator.open());
         while (partition.hasNext()) {
             operator.process(partition.next()._2());
         }
@@ -101,13 +103,15 @@ public final class SparkJob {
 
         @Override
         public void onStart() {
-            Thread thread = new Thread(() -> {
-                GeneratorInstance generator = new GeneratorInstance(instance);
-                TimedRecord record;
-                while (!isStopped() && (record = generator.next()) != null) {
-                    store(record);
-                }
-            }, "generator-" + instance);
+            Thread thread = new Thread(
+                    () -> {
+                        GeneratorInstance generator = new GeneratorInstance(instance);
+                        TimedRecord record;
+                        while (!isStopped() && (record = generator.next()) != null) {
+                            store(record);
+                        }
+                    },
+                    "generator-" + instance);
             thread.setDaemon(true);
             thread.start();
         }

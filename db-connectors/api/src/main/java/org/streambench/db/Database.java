@@ -38,8 +38,7 @@ public interface Database extends AutoCloseable {
      * timed call of a run does not pay for it. The processing operator calls it once the schema
      * exists, before its first call; a connector that prepares nothing keeps the default.
      */
-    default void prepareStatements() {
-    }
+    default void prepareStatements() {}
 
     Optional<StoredRecord> read(String id);
 

@@ -21,16 +21,16 @@ public interface DatabaseProvider {
     List<String> settingNames();
 
     default boolean knowsSetting(String key) {
-        return settingNames().stream().anyMatch(name -> name.endsWith(".*")
-                ? key.startsWith(name.substring(0, name.length() - 1)) : key.equals(name));
+        return settingNames().stream()
+                .anyMatch(name ->
+                        name.endsWith(".*") ? key.startsWith(name.substring(0, name.length() - 1)) : key.equals(name));
     }
 
     /**
      * Checks setting values that need no connection (identifier syntax, enumerations), so a bad
      * value is refused before a server is started; throws {@link DatabaseException} saying how to fix it.
      */
-    default void checkSettings(DatabaseSettings settings) {
-    }
+    default void checkSettings(DatabaseSettings settings) {}
 
     /** False for connectors that store nothing (noop): verification has nothing to check. */
     default boolean storesData() {

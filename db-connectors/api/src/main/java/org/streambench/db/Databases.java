@@ -8,8 +8,7 @@ import java.util.TreeMap;
 /** The connectors on the classpath, by name. */
 public final class Databases {
 
-    private Databases() {
-    }
+    private Databases() {}
 
     public static Map<String, DatabaseProvider> providers() {
         Map<String, DatabaseProvider> byName = new TreeMap<>();
@@ -25,8 +24,10 @@ public final class Databases {
 
     /** Creates and opens the named connector. */
     public static Database open(String name, DatabaseSettings settings) {
-        DatabaseProvider provider = provider(name).orElseThrow(() -> new DatabaseException(
-                "no connector for database '" + name + "' on this classpath; known: " + String.join(", ", providers().keySet())));
+        DatabaseProvider provider = provider(name)
+                .orElseThrow(() ->
+                        new DatabaseException("no connector for database '" + name + "' on this classpath; known: "
+                                + String.join(", ", providers().keySet())));
         Database database = provider.create();
         database.open(settings);
         return database;

@@ -40,8 +40,8 @@ public final class NoopDatabase implements Database {
         } catch (NumberFormatException e) {
             // refused below
         }
-        throw new DatabaseException("noop setting " + CALL_MICROS + " must be a whole number of microseconds from 0 to 10000000, not '"
-                + value + "'");
+        throw new DatabaseException("noop setting " + CALL_MICROS
+                + " must be a whole number of microseconds from 0 to 10000000, not '" + value + "'");
     }
 
     /** Spends the configured call time: parks for most of it, then spins, so oversleeping stays small. */
@@ -61,12 +61,10 @@ public final class NoopDatabase implements Database {
     }
 
     @Override
-    public void resetSchema() {
-    }
+    public void resetSchema() {}
 
     @Override
-    public void prefill(long count, LongFunction<SensorRecord> recordAt, LongFunction<byte[]> blobAt) {
-    }
+    public void prefill(long count, LongFunction<SensorRecord> recordAt, LongFunction<byte[]> blobAt) {}
 
     @Override
     public Optional<StoredRecord> read(String id) {
@@ -108,8 +106,7 @@ public final class NoopDatabase implements Database {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     public static final class Provider implements DatabaseProvider {
         @Override

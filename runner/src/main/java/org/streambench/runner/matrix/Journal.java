@@ -27,7 +27,10 @@ public final class Journal {
     public static final int VERSION = 1;
 
     public enum State {
-        PENDING, RUNNING, OK, FAILED;
+        PENDING,
+        RUNNING,
+        OK,
+        FAILED;
 
         String label() {
             return name().toLowerCase(java.util.Locale.ROOT);
@@ -95,24 +98,35 @@ public final class Journal {
         try {
             root = JSON.readTree(dir.resolve(FILE).toFile());
         } catch (IOException e) {
-            throw new IllegalArgumentException(dir.resolve(FILE) + " is not a readable matrix journal: " + e.getMessage());
+            throw new IllegalArgumentException(
+                    dir.resolve(FILE) + " is not a readable matrix journal: " + e.getMessage());
         }
         int version = root.path("version").asInt(-1);
         if (version > VERSION) {
-            throw new IllegalArgumentException(dir.resolve(FILE) + " was written by a newer streambench (journal version " + version
-                    + ", this one reads " + VERSION + "); use that version");
+            throw new IllegalArgumentException(
+                    dir.resolve(FILE) + " was written by a newer streambench (journal version " + version
+                            + ", this one reads " + VERSION + "); use that version");
         }
         if (version != VERSION || !root.has("plan") || !root.has("cells")) {
             throw new IllegalArgumentException(dir.resolve(FILE) + " is not a matrix journal of version " + VERSION);
         }
         JsonNode p = root.get("plan");
-        MatrixPlan plan = new MatrixPlan(strings(p.get("engines")), strings(p.get("databases")), strings(p.get("patterns")),
-                strings(p.get("blobs")).stream().map(Integer::valueOf).toList(), p.get("repetitions").asInt(),
+        MatrixPlan plan = new MatrixPlan(
+                strings(p.get("engines")),
+                strings(p.get("databases")),
+                strings(p.get("patterns")),
+                strings(p.get("blobs")).stream().map(Integer::valueOf).toList(),
+                p.get("repetitions").asInt(),
                 p.get("shuffleSeed").isNull() ? null : p.get("shuffleSeed").asLong());
-        Journal journal = new Journal(dir, plan, strings(root.get("options")), root.path("createdAt").asText());
+        Journal journal = new Journal(
+                dir, plan, strings(root.get("options")), root.path("createdAt").asText());
         for (JsonNode c : root.get("cells")) {
-            Entry entry = new Entry(new Cell(c.get("engine").asText(), c.get("database").asText(), c.get("pattern").asText(),
-                    c.get("blobBytes").asInt(), c.get("repetition").asInt()));
+            Entry entry = new Entry(new Cell(
+                    c.get("engine").asText(),
+                    c.get("database").asText(),
+                    c.get("pattern").asText(),
+                    c.get("blobBytes").asInt(),
+                    c.get("repetition").asInt()));
             entry.state = State.parse(c.get("state").asText());
             entry.reason = text(c, "reason");
             entry.startedAt = text(c, "startedAt");

@@ -10,8 +10,13 @@ import java.util.Random;
  * starts once per group; within a group by engine, pattern, BLOB size and repetition, or in a
  * random order of the group when {@code shuffleSeed} is set (to expose drift over time).
  */
-public record MatrixPlan(List<String> engines, List<String> databases, List<String> patterns, List<Integer> blobs,
-                         int repetitions, Long shuffleSeed) {
+public record MatrixPlan(
+        List<String> engines,
+        List<String> databases,
+        List<String> patterns,
+        List<Integer> blobs,
+        int repetitions,
+        Long shuffleSeed) {
 
     public MatrixPlan {
         engines = List.copyOf(engines);

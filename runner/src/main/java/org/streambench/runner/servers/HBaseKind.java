@@ -18,18 +18,30 @@ final class HBaseKind implements ServerKind {
 
     private static final List<String> JDK17_FLAGS = List.of(
             "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
-            "--add-modules", "jdk.unsupported",
-            "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-            "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
-            "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
-            "--add-opens", "java.base/java.util=ALL-UNNAMED",
-            "--add-opens", "java.base/java.util.concurrent=ALL-UNNAMED",
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "--add-exports", "java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-            "--add-exports", "java.base/sun.net.dns=ALL-UNNAMED",
-            "--add-exports", "java.base/sun.net.util=ALL-UNNAMED");
+            "--add-modules",
+            "jdk.unsupported",
+            "--add-opens",
+            "java.base/java.nio=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/java.lang=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/java.lang.reflect=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/java.util=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/java.util.concurrent=ALL-UNNAMED",
+            "--add-exports",
+            "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "--add-exports",
+            "java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+            "--add-exports",
+            "java.base/sun.net.dns=ALL-UNNAMED",
+            "--add-exports",
+            "java.base/sun.net.util=ALL-UNNAMED");
 
     @Override
     public String database() {
@@ -51,7 +63,9 @@ final class HBaseKind implements ServerKind {
         Path conf = Files.createDirectories(dir.resolve("conf"));
         Path data = Files.createDirectories(dir.resolve("data"));
         Files.writeString(conf.resolve("hbase-site.xml"), siteXml(data, port));
-        Files.writeString(conf.resolve("log4j.properties"), """
+        Files.writeString(
+                conf.resolve("log4j.properties"),
+                """
                 log4j.rootLogger=INFO, console
                 log4j.appender.console=org.apache.log4j.ConsoleAppender
                 log4j.appender.console.layout=org.apache.log4j.PatternLayout
@@ -62,9 +76,12 @@ final class HBaseKind implements ServerKind {
                 """);
         List<String> command = new ArrayList<>(List.of(Home.javaExecutable(), "-Xms1g", "-Xmx1g"));
         command.addAll(JDK17_FLAGS);
-        command.addAll(List.of("-Dlog4j.configuration=file:" + conf.resolve("log4j.properties"),
-                "-cp", conf + File.pathSeparator + Home.classpathOf("local-servers/hbase"),
-                "org.apache.hadoop.hbase.master.HMaster", "start"));
+        command.addAll(List.of(
+                "-Dlog4j.configuration=file:" + conf.resolve("log4j.properties"),
+                "-cp",
+                conf + File.pathSeparator + Home.classpathOf("local-servers/hbase"),
+                "org.apache.hadoop.hbase.master.HMaster",
+                "start"));
         return command;
     }
 
@@ -76,22 +93,27 @@ final class HBaseKind implements ServerKind {
     private static String siteXml(Path data, int port) {
         StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
         Map.ofEntries(
-                Map.entry("hbase.cluster.distributed", "false"),
-                Map.entry("hbase.rootdir", data.resolve("hbase").toUri().toString()),
-                Map.entry("hbase.zookeeper.property.dataDir", data.resolve("zookeeper").toString()),
-                Map.entry("hbase.tmp.dir", data.resolve("tmp").toString()),
-                Map.entry("hbase.zookeeper.quorum", "127.0.0.1"),
-                Map.entry("hbase.zookeeper.property.clientPort", Integer.toString(port)),
-                Map.entry("hbase.zookeeper.property.clientPortAddress", "127.0.0.1"),
-                Map.entry("hbase.master.port", Integer.toString(port + 1)),
-                Map.entry("hbase.regionserver.port", Integer.toString(port + 2)),
-                Map.entry("hbase.master.info.port", "-1"),
-                Map.entry("hbase.regionserver.info.port", "-1"),
-                Map.entry("hbase.unsafe.stream.capability.enforce", "false"),
-                Map.entry("hbase.master.hostname", "127.0.0.1"),
-                Map.entry("hbase.regionserver.hostname", "127.0.0.1"))
-                .forEach((name, value) -> xml.append("  <property><name>").append(name).append("</name><value>")
-                        .append(value).append("</value></property>\n"));
+                        Map.entry("hbase.cluster.distributed", "false"),
+                        Map.entry("hbase.rootdir", data.resolve("hbase").toUri().toString()),
+                        Map.entry(
+                                "hbase.zookeeper.property.dataDir",
+                                data.resolve("zookeeper").toString()),
+                        Map.entry("hbase.tmp.dir", data.resolve("tmp").toString()),
+                        Map.entry("hbase.zookeeper.quorum", "127.0.0.1"),
+                        Map.entry("hbase.zookeeper.property.clientPort", Integer.toString(port)),
+                        Map.entry("hbase.zookeeper.property.clientPortAddress", "127.0.0.1"),
+                        Map.entry("hbase.master.port", Integer.toString(port + 1)),
+                        Map.entry("hbase.regionserver.port", Integer.toString(port + 2)),
+                        Map.entry("hbase.master.info.port", "-1"),
+                        Map.entry("hbase.regionserver.info.port", "-1"),
+                        Map.entry("hbase.unsafe.stream.capability.enforce", "false"),
+                        Map.entry("hbase.master.hostname", "127.0.0.1"),
+                        Map.entry("hbase.regionserver.hostname", "127.0.0.1"))
+                .forEach((name, value) -> xml.append("  <property><name>")
+                        .append(name)
+                        .append("</name><value>")
+                        .append(value)
+                        .append("</value></property>\n"));
         return xml.append("</configuration>\n").toString();
     }
 }

@@ -41,11 +41,7 @@ public final class LocalServers {
 
     static {
         for (ServerKind kind : List.of(
-                new PostgresKind(),
-                new MariaDbKind(),
-                new MongoEmulatorKind(),
-                new CassandraKind(),
-                new HBaseKind())) {
+                new PostgresKind(), new MariaDbKind(), new MongoEmulatorKind(), new CassandraKind(), new HBaseKind())) {
             KINDS.put(kind.database(), kind);
         }
     }
@@ -118,12 +114,14 @@ public final class LocalServers {
         if (existing.isPresent()) {
             ServerState state = existing.get();
             if (leftByDeadRun(state)) {
-                out.println(database + " was left running by a run that was killed (pid " + state.owner().pid() + "); "
+                out.println(database + " was left running by a run that was killed (pid "
+                        + state.owner().pid() + "); "
                         + (forThisRun ? "this run takes it over and stops it at its end" : "it keeps running now"));
                 state = state.withOwner(forThisRun ? self : null);
                 writeState(database, state);
             } else {
-                out.println(database + " already runs on port " + state.port() + " (pid " + state.pid() + "); using it");
+                out.println(
+                        database + " already runs on port " + state.port() + " (pid " + state.pid() + "); using it");
             }
             return state;
         }
@@ -147,16 +145,33 @@ public final class LocalServers {
             long started = System.nanoTime();
             Process server = builder.start();
             // published at once, so that an interrupted start can still be found and stopped
-            writeState(database, new ServerState(database, List.of(ProcessRef.of(server.toHandle())), port, "starting", kind.note(),
-                    0, kind.settings(port, password), forThisRun ? self : null));
+            writeState(
+                    database,
+                    new ServerState(
+                            database,
+                            List.of(ProcessRef.of(server.toHandle())),
+                            port,
+                            "starting",
+                            kind.note(),
+                            0,
+                            kind.settings(port, password),
+                            forThisRun ? self : null));
             try {
                 String version = awaitReady(kind, server, dir, port, password, started, log);
                 List<ProcessRef> processes = new ArrayList<>(List.of(ProcessRef.of(server.toHandle())));
                 server.descendants().map(ProcessRef::of).forEach(processes::add);
-                ServerState state = new ServerState(database, List.copyOf(processes), port, kind.label(version), kind.note(),
-                        (System.nanoTime() - started) / 1_000_000, kind.settings(port, password), forThisRun ? self : null);
+                ServerState state = new ServerState(
+                        database,
+                        List.copyOf(processes),
+                        port,
+                        kind.label(version),
+                        kind.note(),
+                        (System.nanoTime() - started) / 1_000_000,
+                        kind.settings(port, password),
+                        forThisRun ? self : null);
                 writeState(database, state);
-                out.println(database + " ready after " + state.startupMillis() / 1000.0 + " s (pid " + state.pid() + ")");
+                out.println(
+                        database + " ready after " + state.startupMillis() / 1000.0 + " s (pid " + state.pid() + ")");
                 if (state.note() != null) {
                     out.println(state.note());
                 }
@@ -183,13 +198,15 @@ public final class LocalServers {
         }
     }
 
-    private static String awaitReady(ServerKind kind, Process server, Path dir, int port, String password, long started, Path log)
+    private static String awaitReady(
+            ServerKind kind, Process server, Path dir, int port, String password, long started, Path log)
             throws InterruptedException {
         Map<String, String> probeSettings = kind.probeSettings(dir, port, password);
         long deadline = started + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
         while (System.nanoTime() < deadline) {
             if (!server.isAlive()) {
-                throw new UserError(kind.database() + " did not start (exit " + server.exitValue() + "): " + lastLine(log) + "; full log: " + log);
+                throw new UserError(kind.database() + " did not start (exit " + server.exitValue() + "): "
+                        + lastLine(log) + "; full log: " + log);
             }
             if (kind.launcherDone(dir) && probe(kind.database(), probeSettings).isPresent()) {
                 kind.secure(dir, probeSettings, password);
@@ -200,7 +217,8 @@ public final class LocalServers {
             }
             Thread.sleep(500);
         }
-        throw new UserError(kind.database() + " did not become ready within " + START_TIMEOUT_SECONDS + " s; see " + log);
+        throw new UserError(
+                kind.database() + " did not become ready within " + START_TIMEOUT_SECONDS + " s; see " + log);
     }
 
     /** The server side of settling a database after the prefill (see {@link ServerKind#settle}). */
@@ -232,7 +250,10 @@ public final class LocalServers {
             signal(launched, kind(database).stopSignal());
             terminate(database, List.of(launched), STOP_TIMEOUT_SECONDS);
         });
-        List<ProcessHandle> leftovers = processes.stream().map(ProcessRef::handle).flatMap(Optional::stream).toList();
+        List<ProcessHandle> leftovers = processes.stream()
+                .map(ProcessRef::handle)
+                .flatMap(Optional::stream)
+                .toList();
         if (!leftovers.isEmpty()) {
             terminate(database, leftovers, LEFTOVER_STOP_TIMEOUT_SECONDS);
         }
@@ -250,8 +271,11 @@ public final class LocalServers {
             return;
         }
         try {
-            new ProcessBuilder("kill", "-s", signal, Long.toString(process.pid())).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+            new ProcessBuilder("kill", "-s", signal, Long.toString(process.pid()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor(10, TimeUnit.SECONDS);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -266,7 +290,8 @@ public final class LocalServers {
             try {
                 process.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (Exception timeout) {
-                out.println(database + " (pid " + process.pid() + ") did not stop within " + timeoutSeconds + " s; killing it");
+                out.println(database + " (pid " + process.pid() + ") did not stop within " + timeoutSeconds
+                        + " s; killing it");
                 process.destroyForcibly();
             }
         }
@@ -305,7 +330,8 @@ public final class LocalServers {
             return;
         }
         try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+            for (Path path :
+                    paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
                 Files.delete(path);
             }
         }
@@ -314,7 +340,8 @@ public final class LocalServers {
     private static ServerKind kind(String database) {
         ServerKind kind = KINDS.get(database);
         if (kind == null) {
-            throw new UserError("no local server for '" + database + "'; local servers: " + String.join(", ", supported()));
+            throw new UserError(
+                    "no local server for '" + database + "'; local servers: " + String.join(", ", supported()));
         }
         return kind;
     }
@@ -324,7 +351,8 @@ public final class LocalServers {
             socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress("127.0.0.1", port));
         } catch (IOException e) {
-            throw new UserError("port " + port + " is in use; start " + database + " on another one with " + portOption);
+            throw new UserError(
+                    "port " + port + " is in use; start " + database + " on another one with " + portOption);
         }
     }
 

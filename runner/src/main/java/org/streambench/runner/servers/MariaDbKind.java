@@ -22,8 +22,15 @@ final class MariaDbKind implements ServerKind {
     @Override
     public List<String> command(Path dir, int port, String password) {
         // the holder reads the password from the server's folder, so it never appears in ps
-        return List.of(Home.javaExecutable(), "-Xmx256m", "-cp", Home.classpathOf("runner"), ServerMain.class.getName(),
-                database(), Integer.toString(port), dir.toString());
+        return List.of(
+                Home.javaExecutable(),
+                "-Xmx256m",
+                "-cp",
+                Home.classpathOf("runner"),
+                ServerMain.class.getName(),
+                database(),
+                Integer.toString(port),
+                dir.toString());
     }
 
     @Override
@@ -33,7 +40,12 @@ final class MariaDbKind implements ServerKind {
 
     @Override
     public Map<String, String> settings(int port, String password) {
-        return Map.of("url", "jdbc:mariadb://127.0.0.1:" + port + "/" + MariaDbServer.DATABASE, "user", MariaDbServer.USER,
-                "password", password);
+        return Map.of(
+                "url",
+                "jdbc:mariadb://127.0.0.1:" + port + "/" + MariaDbServer.DATABASE,
+                "user",
+                MariaDbServer.USER,
+                "password",
+                password);
     }
 }

@@ -24,8 +24,14 @@ final class MongoEmulatorKind implements ServerKind {
 
     @Override
     public List<String> command(Path dir, int port, String password) {
-        return List.of(Home.javaExecutable(), "-Xmx2g", "-cp", Home.classpathOf("local-servers/mongodb"),
-                "org.streambench.servers.mongodb.MongoEmulatorMain", Integer.toString(port), dir.toString());
+        return List.of(
+                Home.javaExecutable(),
+                "-Xmx2g",
+                "-cp",
+                Home.classpathOf("local-servers/mongodb"),
+                "org.streambench.servers.mongodb.MongoEmulatorMain",
+                Integer.toString(port),
+                dir.toString());
     }
 
     @Override

@@ -54,11 +54,20 @@ final class PostgresKind implements ServerKind {
         Path socket = dir.resolve("socket");
         LocalServers.createPrivateDirectory(socket);
         List<String> command = new ArrayList<>(asUnprivileged());
-        command.addAll(List.of(bin.resolve("postgres").toString(), "-D", data.toString(), "-p", Integer.toString(port),
-                "-c", "listen_addresses=127.0.0.1",
-                "-c", "unix_socket_directories=" + socket,
-                "-c", "unix_socket_permissions=0700",
-                "-c", "max_connections=200"));
+        command.addAll(List.of(
+                bin.resolve("postgres").toString(),
+                "-D",
+                data.toString(),
+                "-p",
+                Integer.toString(port),
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                "unix_socket_directories=" + socket,
+                "-c",
+                "unix_socket_permissions=0700",
+                "-c",
+                "max_connections=200"));
         return command;
     }
 
@@ -70,7 +79,8 @@ final class PostgresKind implements ServerKind {
 
     @Override
     public Map<String, String> settings(int port, String password) {
-        return Map.of("url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres", "user", SUPERUSER, "password", password);
+        return Map.of(
+                "url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres", "user", SUPERUSER, "password", password);
     }
 
     private static void initdb(Path bin, Path data, String password, Path log) throws IOException {
@@ -78,9 +88,22 @@ final class PostgresKind implements ServerKind {
         LocalServers.writePrivate(passwordFile, password);
         try {
             List<String> command = new ArrayList<>(asUnprivileged());
-            command.addAll(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", SUPERUSER,
-                    "--pwfile=" + passwordFile, "-A", "scram-sha-256", "-E", "UTF-8", "--no-instructions"));
-            Process initdb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            command.addAll(List.of(
+                    bin.resolve("initdb").toString(),
+                    "-D",
+                    data.toString(),
+                    "-U",
+                    SUPERUSER,
+                    "--pwfile=" + passwordFile,
+                    "-A",
+                    "scram-sha-256",
+                    "-E",
+                    "UTF-8",
+                    "--no-instructions"));
+            Process initdb = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             if (!initdb.waitFor(120, TimeUnit.SECONDS) || initdb.exitValue() != 0) {
                 initdb.destroyForcibly();
                 throw new UserError("initdb failed for the local postgresql; see " + log);
@@ -111,7 +134,8 @@ final class PostgresKind implements ServerKind {
             if (resource == null) {
                 throw new UserError(BINARIES_RESOURCE + " is missing from the runner's classpath; run ./bench build");
             }
-            try (TarArchiveInputStream tar = new TarArchiveInputStream(new XZCompressorInputStream(new BufferedInputStream(resource)))) {
+            try (TarArchiveInputStream tar =
+                    new TarArchiveInputStream(new XZCompressorInputStream(new BufferedInputStream(resource)))) {
                 TarArchiveEntry entry;
                 while ((entry = tar.getNextEntry()) != null) {
                     Path path = target.resolve(entry.getName()).normalize();

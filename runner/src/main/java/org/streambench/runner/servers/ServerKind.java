@@ -36,8 +36,7 @@ interface ServerKind {
     }
 
     /** Runs once the server answers to {@link #probeSettings}: e.g. replaces a default password by the generated one. */
-    default void secure(Path dir, Map<String, String> probeSettings, String password) {
-    }
+    default void secure(Path dir, Map<String, String> probeSettings, String password) {}
 
     /**
      * What the server side adds to {@code Database#settle} for a server the suite runs (e.g. a

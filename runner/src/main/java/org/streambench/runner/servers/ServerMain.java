@@ -20,15 +20,18 @@ public final class ServerMain {
         Path dir = Path.of(args[2]);
         LocalServer server = LocalServer.create(database);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                server.close();
-            } catch (Exception e) {
-                System.err.println("stopping " + database + ": " + e);
-            } finally {
-                stopped.countDown();
-            }
-        }, "stop-" + database));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                server.close();
+                            } catch (Exception e) {
+                                System.err.println("stopping " + database + ": " + e);
+                            } finally {
+                                stopped.countDown();
+                            }
+                        },
+                        "stop-" + database));
         server.start(dir, port, LocalServers.password(dir));
         Files.writeString(dir.resolve(READY_FILE), "ready\n");
         System.out.println(database + " started on port " + port);

@@ -27,20 +27,34 @@ import java.util.TreeMap;
  * @param owner the run that started this server and stops it at its end; null when started by
  *              {@code bench db start} or kept with {@code --keep-db}
  */
-public record ServerState(String database, List<ProcessRef> processes, int port, String version, String note, long startupMillis,
-                          Map<String, String> settings, ProcessRef owner) {
+public record ServerState(
+        String database,
+        List<ProcessRef> processes,
+        int port,
+        String version,
+        String note,
+        long startupMillis,
+        Map<String, String> settings,
+        ProcessRef owner) {
 
     /** A process by PID and start time, so that a reused PID is never taken for it. */
     public record ProcessRef(long pid, long startEpochMillis) {
 
         static ProcessRef of(ProcessHandle handle) {
-            return new ProcessRef(handle.pid(), handle.info().startInstant().map(Instant::toEpochMilli).orElse(0L));
+            return new ProcessRef(
+                    handle.pid(),
+                    handle.info().startInstant().map(Instant::toEpochMilli).orElse(0L));
         }
 
         /** The live process, if this one still runs. */
         public Optional<ProcessHandle> handle() {
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(h -> startEpochMillis == 0
-                    || h.info().startInstant().map(start -> Math.abs(start.toEpochMilli() - startEpochMillis) < 1000).orElse(true));
+            return ProcessHandle.of(pid)
+                    .filter(ProcessHandle::isAlive)
+                    .filter(h -> startEpochMillis == 0
+                            || h.info()
+                                    .startInstant()
+                                    .map(start -> Math.abs(start.toEpochMilli() - startEpochMillis) < 1000)
+                                    .orElse(true));
         }
 
         boolean alive() {
@@ -106,7 +120,8 @@ public record ServerState(String database, List<ProcessRef> processes, int port,
             p.load(in);
         }
         Map<String, String> settings = new TreeMap<>();
-        p.stringPropertyNames().stream().filter(k -> k.startsWith(SETTING))
+        p.stringPropertyNames().stream()
+                .filter(k -> k.startsWith(SETTING))
                 .forEach(k -> settings.put(k.substring(SETTING.length()), p.getProperty(k)));
         List<ProcessRef> processes = new ArrayList<>();
         for (int i = 0; p.getProperty(PROCESS + i) != null; i++) {
@@ -116,8 +131,14 @@ public record ServerState(String database, List<ProcessRef> processes, int port,
             throw new IOException("no process recorded in " + file);
         }
         String owner = p.getProperty("owner");
-        return new ServerState(p.getProperty("database"), List.copyOf(processes),
-                Integer.parseInt(p.getProperty("port")), p.getProperty("version"), p.getProperty("note"),
-                Long.parseLong(p.getProperty("startupMillis")), settings, owner == null ? null : ProcessRef.parse(owner));
+        return new ServerState(
+                p.getProperty("database"),
+                List.copyOf(processes),
+                Integer.parseInt(p.getProperty("port")),
+                p.getProperty("version"),
+                p.getProperty("note"),
+                Long.parseLong(p.getProperty("startupMillis")),
+                settings,
+                owner == null ? null : ProcessRef.parse(owner));
     }
 }

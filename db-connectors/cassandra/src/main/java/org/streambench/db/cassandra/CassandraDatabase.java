@@ -61,7 +61,8 @@ public final class CassandraDatabase implements Database {
         table = keyspace + "." + identifier(settings.get("table", "sensor_records"));
         readConsistency = DefaultConsistencyLevel.valueOf(settings.get("readConsistency", "ONE"));
         writeConsistency = DefaultConsistencyLevel.valueOf(settings.get("writeConsistency", "ONE"));
-        CqlSessionBuilder builder = CqlSession.builder().withLocalDatacenter(datacenter)
+        CqlSessionBuilder builder = CqlSession.builder()
+                .withLocalDatacenter(datacenter)
                 .withConfigLoader(DriverConfigLoader.programmaticBuilder()
                         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(10))
                         .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, Duration.ofSeconds(5))
@@ -74,7 +75,8 @@ public final class CassandraDatabase implements Database {
         }
         for (String contact : url.split(",")) {
             String[] hostPort = contact.trim().split(":");
-            builder.addContactPoint(new InetSocketAddress(hostPort[0], hostPort.length > 1 ? Integer.parseInt(hostPort[1]) : 9042));
+            builder.addContactPoint(
+                    new InetSocketAddress(hostPort[0], hostPort.length > 1 ? Integer.parseInt(hostPort[1]) : 9042));
         }
         try {
             session = builder.build();
@@ -82,11 +84,13 @@ public final class CassandraDatabase implements Database {
             String factor = settings.get("replicationFactor", "1");
             String replication = strategy.equals("NetworkTopologyStrategy")
                     ? "{'class': 'NetworkTopologyStrategy', '" + datacenter + "': " + Integer.parseInt(factor) + "}"
-                    : "{'class': '" + identifier(strategy) + "', 'replication_factor': " + Integer.parseInt(factor) + "}";
+                    : "{'class': '" + identifier(strategy) + "', 'replication_factor': " + Integer.parseInt(factor)
+                            + "}";
             session.execute("CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = " + replication);
         } catch (DriverException e) {
             close();
-            throw new DatabaseException("cannot connect to cassandra at " + url + " (datacenter " + datacenter + "): " + e.getMessage(), e);
+            throw new DatabaseException(
+                    "cannot connect to cassandra at " + url + " (datacenter " + datacenter + "): " + e.getMessage(), e);
         }
     }
 
@@ -110,7 +114,8 @@ public final class CassandraDatabase implements Database {
         try {
             for (long i = 0; i < count && firstError.get() == null; i++) {
                 inFlight.acquire();
-                CompletionStage<AsyncResultSet> write = session.executeAsync(bindWrite(recordAt.apply(i), blobAt.apply(i)));
+                CompletionStage<AsyncResultSet> write =
+                        session.executeAsync(bindWrite(recordAt.apply(i), blobAt.apply(i)));
                 write.whenComplete((result, error) -> {
                     if (error != null) {
                         firstError.compareAndSet(null, error);
@@ -124,7 +129,10 @@ public final class CassandraDatabase implements Database {
             throw new DatabaseException("cassandra: prefill interrupted");
         }
         if (firstError.get() != null) {
-            throw new DatabaseException("cassandra: could not prefill " + count + " keys: " + firstError.get().getMessage(), firstError.get());
+            throw new DatabaseException(
+                    "cassandra: could not prefill " + count + " keys: "
+                            + firstError.get().getMessage(),
+                    firstError.get());
         }
     }
 
@@ -132,11 +140,14 @@ public final class CassandraDatabase implements Database {
     public void prepareStatements() {
         try {
             if (readStatement == null) {
-                readStatement = session.prepare("SELECT int_1, int_2, int_3, double_1, double_2, double_3, payload FROM " + table + " WHERE id = ?");
+                readStatement =
+                        session.prepare("SELECT int_1, int_2, int_3, double_1, double_2, double_3, payload FROM "
+                                + table + " WHERE id = ?");
             }
             if (writeStatement == null) {
-                writeStatement = session.prepare("INSERT INTO " + table
-                        + " (id, int_1, int_2, int_3, double_1, double_2, double_3, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+                writeStatement = session.prepare(
+                        "INSERT INTO " + table
+                                + " (id, int_1, int_2, int_3, double_1, double_2, double_3, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
             }
         } catch (DriverException e) {
             throw failure("prepare the statements", e);
@@ -149,7 +160,8 @@ public final class CassandraDatabase implements Database {
             prepareStatements();
         }
         try {
-            Row row = session.execute(readStatement.bind(id).setConsistencyLevel(readConsistency)).one();
+            Row row = session.execute(readStatement.bind(id).setConsistencyLevel(readConsistency))
+                    .one();
             if (row == null) {
                 return Optional.empty();
             }
@@ -158,8 +170,16 @@ public final class CassandraDatabase implements Database {
             if (payload != null) {
                 payload.duplicate().get(blob);
             }
-            return Optional.of(new StoredRecord(new SensorRecord(id, row.getInt(0), row.getInt(1), row.getInt(2),
-                    row.getDouble(3), row.getDouble(4), row.getDouble(5)), blob));
+            return Optional.of(new StoredRecord(
+                    new SensorRecord(
+                            id,
+                            row.getInt(0),
+                            row.getInt(1),
+                            row.getInt(2),
+                            row.getDouble(3),
+                            row.getDouble(4),
+                            row.getDouble(5)),
+                    blob));
         } catch (DriverException e) {
             throw failure("read " + id, e);
         }
@@ -194,7 +214,16 @@ public final class CassandraDatabase implements Database {
         if (writeStatement == null) {
             prepareStatements();
         }
-        return writeStatement.bind(r.id(), r.int1(), r.int2(), r.int3(), r.double1(), r.double2(), r.double3(), ByteBuffer.wrap(blob))
+        return writeStatement
+                .bind(
+                        r.id(),
+                        r.int1(),
+                        r.int2(),
+                        r.int3(),
+                        r.double1(),
+                        r.double2(),
+                        r.double3(),
+                        ByteBuffer.wrap(blob))
                 .setConsistencyLevel(writeConsistency);
     }
 
@@ -237,7 +266,8 @@ public final class CassandraDatabase implements Database {
     }
 
     private ResultSet scan(String cql) {
-        return session.execute(SimpleStatement.newInstance(cql).setTimeout(SCAN_TIMEOUT).setPageSize(SCAN_PAGE_ROWS));
+        return session.execute(
+                SimpleStatement.newInstance(cql).setTimeout(SCAN_TIMEOUT).setPageSize(SCAN_PAGE_ROWS));
     }
 
     /** CQL has no flush; the suite flushes its own local server over JMX, a cluster needs {@code nodetool flush}. */
@@ -267,7 +297,10 @@ public final class CassandraDatabase implements Database {
 
     @Override
     public String serverVersion() {
-        return "Apache Cassandra " + session.execute("SELECT release_version FROM system.local").one().getString(0);
+        return "Apache Cassandra "
+                + session.execute("SELECT release_version FROM system.local")
+                        .one()
+                        .getString(0);
     }
 
     @Override
@@ -288,12 +321,14 @@ public final class CassandraDatabase implements Database {
             try {
                 DefaultConsistencyLevel.valueOf(level);
             } catch (IllegalArgumentException e) {
-                throw new DatabaseException("cassandra: " + key + " '" + level + "' is no consistency level; use e.g. ONE, QUORUM, ALL, LOCAL_QUORUM");
+                throw new DatabaseException("cassandra: " + key + " '" + level
+                        + "' is no consistency level; use e.g. ONE, QUORUM, ALL, LOCAL_QUORUM");
             }
         }
         String factor = settings.get("replicationFactor", "1");
         if (!factor.matches("[1-9][0-9]{0,2}")) {
-            throw new DatabaseException("cassandra: replicationFactor '" + factor + "' must be a whole number from 1 to 999");
+            throw new DatabaseException(
+                    "cassandra: replicationFactor '" + factor + "' must be a whole number from 1 to 999");
         }
     }
 
@@ -321,8 +356,17 @@ public final class CassandraDatabase implements Database {
 
         @Override
         public List<String> settingNames() {
-            return List.of("url", "user", "password", "localDatacenter", "keyspace", "table", "readConsistency",
-                    "writeConsistency", "replicationStrategy", "replicationFactor");
+            return List.of(
+                    "url",
+                    "user",
+                    "password",
+                    "localDatacenter",
+                    "keyspace",
+                    "table",
+                    "readConsistency",
+                    "writeConsistency",
+                    "replicationStrategy",
+                    "replicationFactor");
         }
 
         @Override

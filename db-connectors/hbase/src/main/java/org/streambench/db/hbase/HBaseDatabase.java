@@ -45,7 +45,8 @@ public final class HBaseDatabase implements Database {
     private static final byte[] FAMILY = Bytes.toBytes("d");
     private static final byte[][] VALUE_COLUMNS = {
         Bytes.toBytes("int_1"), Bytes.toBytes("int_2"), Bytes.toBytes("int_3"),
-        Bytes.toBytes("double_1"), Bytes.toBytes("double_2"), Bytes.toBytes("double_3")};
+        Bytes.toBytes("double_1"), Bytes.toBytes("double_2"), Bytes.toBytes("double_3")
+    };
     private static final byte[] PAYLOAD = Bytes.toBytes("payload");
     private static final long PREFILL_BUFFER_BYTES = 8L << 20;
 
@@ -59,7 +60,10 @@ public final class HBaseDatabase implements Database {
         tableName = tableName(settings);
         Configuration conf = HBaseConfiguration.create();
         conf.set("hbase.zookeeper.quorum", quorum);
-        conf.set("hbase.tmp.dir", Path.of(System.getProperty("java.io.tmpdir"), "streambench-hbase-client").toString());
+        conf.set(
+                "hbase.tmp.dir",
+                Path.of(System.getProperty("java.io.tmpdir"), "streambench-hbase-client")
+                        .toString());
         conf.setInt("hbase.client.retries.number", 10);
         conf.setInt("hbase.client.pause", 100);
         conf.setInt("hbase.client.operation.timeout", 60_000);
@@ -78,7 +82,9 @@ public final class HBaseDatabase implements Database {
             table = connection.getTable(tableName);
         } catch (IOException | RuntimeException e) {
             close();
-            throw new DatabaseException("cannot connect to hbase at " + quorum + " (ZooKeeper quorum): " + DatabaseException.firstLine(e), e);
+            throw new DatabaseException(
+                    "cannot connect to hbase at " + quorum + " (ZooKeeper quorum): " + DatabaseException.firstLine(e),
+                    e);
         }
     }
 
@@ -88,13 +94,16 @@ public final class HBaseDatabase implements Database {
         for (String member : quorum.split(",")) {
             String[] hostPort = member.trim().split(":");
             try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(hostPort[0], hostPort.length > 1 ? Integer.parseInt(hostPort[1]) : 2181), 2000);
+                socket.connect(
+                        new InetSocketAddress(hostPort[0], hostPort.length > 1 ? Integer.parseInt(hostPort[1]) : 2181),
+                        2000);
                 return;
             } catch (IOException e) {
                 last = e;
             }
         }
-        throw new DatabaseException("cannot connect to hbase at " + quorum + " (ZooKeeper quorum): " + last.getMessage(), last);
+        throw new DatabaseException(
+                "cannot connect to hbase at " + quorum + " (ZooKeeper quorum): " + last.getMessage(), last);
     }
 
     @Override
@@ -107,7 +116,9 @@ public final class HBaseDatabase implements Database {
                 admin.deleteTable(tableName);
             }
             admin.createTable(TableDescriptorBuilder.newBuilder(tableName)
-                    .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY).setMobEnabled(false).build())
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY)
+                            .setMobEnabled(false)
+                            .build())
                     .build());
         } catch (IOException e) {
             throw failure("reset the schema", e);
@@ -134,10 +145,14 @@ public final class HBaseDatabase implements Database {
             if (result.isEmpty()) {
                 return Optional.empty();
             }
-            SensorRecord record = new SensorRecord(id,
-                    Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[0])), Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[1])),
-                    Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[2])), Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[3])),
-                    Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[4])), Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[5])));
+            SensorRecord record = new SensorRecord(
+                    id,
+                    Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[0])),
+                    Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[1])),
+                    Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[2])),
+                    Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[3])),
+                    Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[4])),
+                    Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[5])));
             return Optional.of(new StoredRecord(record, result.getValue(FAMILY, PAYLOAD)));
         } catch (IOException e) {
             throw failure("read " + id, e);
@@ -182,7 +197,8 @@ public final class HBaseDatabase implements Database {
 
     @Override
     public long countRows() {
-        try (ResultScanner rows = table.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(1000))) {
+        try (ResultScanner rows =
+                table.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(1000))) {
             long count = 0;
             for (Result ignored : rows) {
                 count++;
@@ -196,7 +212,10 @@ public final class HBaseDatabase implements Database {
     @Override
     public long countBlobsNotOfLength(int length) {
         // KeyOnlyFilter(true) makes the server send each cell's value length instead of the value
-        Scan scan = new Scan().addColumn(FAMILY, PAYLOAD).setFilter(new KeyOnlyFilter(true)).setCaching(1000);
+        Scan scan = new Scan()
+                .addColumn(FAMILY, PAYLOAD)
+                .setFilter(new KeyOnlyFilter(true))
+                .setCaching(1000);
         try (ResultScanner rows = table.getScanner(scan)) {
             long wrong = 0;
             for (Result row : rows) {
@@ -224,7 +243,11 @@ public final class HBaseDatabase implements Database {
     @Override
     public Map<String, String> durabilitySettings() {
         try (Admin admin = connection.getAdmin()) {
-            return Map.of("tableDurability", admin.tableExists(tableName) ? admin.getDescriptor(tableName).getDurability().name() : "no table yet");
+            return Map.of(
+                    "tableDurability",
+                    admin.tableExists(tableName)
+                            ? admin.getDescriptor(tableName).getDurability().name()
+                            : "no table yet");
         } catch (IOException e) {
             throw failure("read the table's durability", e);
         }
@@ -259,13 +282,13 @@ public final class HBaseDatabase implements Database {
         return new DatabaseException("hbase: could not " + what + ": " + DatabaseException.firstLine(e), e);
     }
 
-
     private static TableName tableName(DatabaseSettings settings) {
         String name = settings.get("table", "sensor_records");
         try {
             return TableName.valueOf(name);
         } catch (IllegalArgumentException e) {
-            throw new DatabaseException("hbase: table name '" + name + "' is not a legal HBase table name (letters, digits, _ - .)");
+            throw new DatabaseException(
+                    "hbase: table name '" + name + "' is not a legal HBase table name (letters, digits, _ - .)");
         }
     }
 

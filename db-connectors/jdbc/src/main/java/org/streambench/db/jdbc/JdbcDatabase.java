@@ -31,6 +31,7 @@ public abstract class JdbcDatabase implements Database {
     private static final String COLUMNS = "id, int_1, int_2, int_3, double_1, double_2, double_3, payload";
     /** Prefill batches are cut at this many BLOB bytes, so 100 KB BLOBs do not build huge batches. */
     private static final long PREFILL_BATCH_BYTES = 8L << 20;
+
     private static final int PREFILL_BATCH_ROWS = 1000;
 
     private Connection connection;
@@ -64,7 +65,8 @@ public abstract class JdbcDatabase implements Database {
             connection = DriverManager.getConnection(url, properties);
             connection.setAutoCommit(true);
         } catch (SQLException e) {
-            throw new DatabaseException("cannot connect to " + name() + " at " + url + ": " + DatabaseException.firstLine(e), e);
+            throw new DatabaseException(
+                    "cannot connect to " + name() + " at " + url + ": " + DatabaseException.firstLine(e), e);
         }
     }
 
@@ -86,7 +88,8 @@ public abstract class JdbcDatabase implements Database {
     static void checkSettings(String database, DatabaseSettings settings) {
         String name = settings.get("table", DEFAULT_TABLE);
         if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-            throw new DatabaseException(database + ": table name '" + name + "' must be a plain SQL identifier (letters, digits, _)");
+            throw new DatabaseException(
+                    database + ": table name '" + name + "' must be a plain SQL identifier (letters, digits, _)");
         }
     }
 
@@ -140,14 +143,16 @@ public abstract class JdbcDatabase implements Database {
         try {
             if (readStatement == null) {
                 readStatement = connection.prepareStatement(
-                        "SELECT int_1, int_2, int_3, double_1, double_2, double_3, payload FROM " + table + " WHERE id = ?");
+                        "SELECT int_1, int_2, int_3, double_1, double_2, double_3, payload FROM " + table
+                                + " WHERE id = ?");
             }
             if (insertStatement == null) {
                 insertStatement = connection.prepareStatement(insertSql());
             }
             if (updateStatement == null) {
-                updateStatement = connection.prepareStatement("UPDATE " + table
-                        + " SET int_1 = ?, int_2 = ?, int_3 = ?, double_1 = ?, double_2 = ?, double_3 = ?, payload = ? WHERE id = ?");
+                updateStatement = connection.prepareStatement(
+                        "UPDATE " + table
+                                + " SET int_1 = ?, int_2 = ?, int_3 = ?, double_1 = ?, double_2 = ?, double_3 = ?, payload = ? WHERE id = ?");
             }
         } catch (SQLException e) {
             throw failure("prepare the statements", e);
@@ -165,8 +170,14 @@ public abstract class JdbcDatabase implements Database {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                SensorRecord record = new SensorRecord(id, rs.getInt(1), rs.getInt(2), rs.getInt(3),
-                        rs.getDouble(4), rs.getDouble(5), rs.getDouble(6));
+                SensorRecord record = new SensorRecord(
+                        id,
+                        rs.getInt(1),
+                        rs.getInt(2),
+                        rs.getInt(3),
+                        rs.getDouble(4),
+                        rs.getDouble(5),
+                        rs.getDouble(6));
                 return Optional.of(new StoredRecord(record, rs.getBytes(7)));
             }
         } catch (SQLException e) {
@@ -202,7 +213,8 @@ public abstract class JdbcDatabase implements Database {
             throw failure("update " + record.id(), e);
         }
         if (changed != 1) {
-            throw new DatabaseException(name() + ": update of " + record.id() + " changed " + changed + " rows, expected 1");
+            throw new DatabaseException(
+                    name() + ": update of " + record.id() + " changed " + changed + " rows, expected 1");
         }
     }
 
@@ -238,7 +250,8 @@ public abstract class JdbcDatabase implements Database {
     @Override
     public Map<String, String> durabilitySettings() {
         Map<String, String> settings = new TreeMap<>();
-        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(durabilityQuery())) {
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(durabilityQuery())) {
             while (rows.next()) {
                 settings.put(rows.getString(1).toLowerCase(Locale.ROOT), rows.getString(2));
             }
@@ -251,7 +264,8 @@ public abstract class JdbcDatabase implements Database {
     @Override
     public String serverVersion() {
         try {
-            return connection.getMetaData().getDatabaseProductName() + " " + connection.getMetaData().getDatabaseProductVersion();
+            return connection.getMetaData().getDatabaseProductName() + " "
+                    + connection.getMetaData().getDatabaseProductVersion();
         } catch (SQLException e) {
             throw failure("read the server version", e);
         }
@@ -321,5 +335,4 @@ public abstract class JdbcDatabase implements Database {
     private DatabaseException failure(String what, SQLException e) {
         return new DatabaseException(name() + ": could not " + what + ": " + DatabaseException.firstLine(e), e);
     }
-
 }

@@ -59,7 +59,8 @@ public final class MongoDbDatabase implements Database {
         String url = settings.require("url", "mongodb");
         try {
             ConnectionString uri = new ConnectionString(url);
-            String databaseName = settings.get("database", uri.getDatabase() != null ? uri.getDatabase() : "streambench");
+            String databaseName =
+                    settings.get("database", uri.getDatabase() != null ? uri.getDatabase() : "streambench");
             collectionName = settings.get("table", "sensor_records");
             writeConcernName = settings.get("writeConcern", "acknowledged");
             shard = Boolean.parseBoolean(settings.get("shard", "false"));
@@ -79,14 +80,16 @@ public final class MongoDbDatabase implements Database {
             collection = database.getCollection(collectionName);
         } catch (MongoException | IllegalArgumentException e) {
             close();
-            throw new DatabaseException("cannot connect to mongodb at " + url + ": " + DatabaseException.firstLine(e), e);
+            throw new DatabaseException(
+                    "cannot connect to mongodb at " + url + ": " + DatabaseException.firstLine(e), e);
         }
     }
 
     private static WriteConcern writeConcern(String name) {
         WriteConcern concern = WriteConcern.valueOf(name);
         if (concern == null) {
-            throw new DatabaseException("mongodb: " + "unknown write concern '" + name + "' (acknowledged, w1, w2, majority, journaled, unacknowledged)");
+            throw new DatabaseException("mongodb: " + "unknown write concern '" + name
+                    + "' (acknowledged, w1, w2, majority, journaled, unacknowledged)");
         }
         return concern;
     }
@@ -97,8 +100,9 @@ public final class MongoDbDatabase implements Database {
             collection.drop();
             database.createCollection(collectionName);
             if (shard) {
-                client.getDatabase("admin").runCommand(new Document("shardCollection", database.getName() + "." + collectionName)
-                        .append("key", new Document("_id", "hashed")));
+                client.getDatabase("admin")
+                        .runCommand(new Document("shardCollection", database.getName() + "." + collectionName)
+                                .append("key", new Document("_id", "hashed")));
             }
         } catch (MongoException e) {
             throw failure("reset the schema", e);
@@ -129,9 +133,16 @@ public final class MongoDbDatabase implements Database {
             if (found == null) {
                 return Optional.empty();
             }
-            SensorRecord record = new SensorRecord(id, found.getInteger("int_1"), found.getInteger("int_2"), found.getInteger("int_3"),
-                    found.getDouble("double_1"), found.getDouble("double_2"), found.getDouble("double_3"));
-            return Optional.of(new StoredRecord(record, found.get("payload", Binary.class).getData()));
+            SensorRecord record = new SensorRecord(
+                    id,
+                    found.getInteger("int_1"),
+                    found.getInteger("int_2"),
+                    found.getInteger("int_3"),
+                    found.getDouble("double_1"),
+                    found.getDouble("double_2"),
+                    found.getDouble("double_3"));
+            return Optional.of(
+                    new StoredRecord(record, found.get("payload", Binary.class).getData()));
         } catch (MongoException e) {
             throw failure("read " + id, e);
         }
@@ -155,14 +166,19 @@ public final class MongoDbDatabase implements Database {
             throw failure("update " + record.id(), e);
         }
         if (result.wasAcknowledged() && result.getMatchedCount() != 1) {
-            throw new DatabaseException("mongodb: update of " + record.id() + " matched " + result.getMatchedCount() + " documents, expected 1");
+            throw new DatabaseException("mongodb: update of " + record.id() + " matched " + result.getMatchedCount()
+                    + " documents, expected 1");
         }
     }
 
     private static Document document(SensorRecord r, byte[] blob) {
         return new Document("_id", r.id())
-                .append("int_1", r.int1()).append("int_2", r.int2()).append("int_3", r.int3())
-                .append("double_1", r.double1()).append("double_2", r.double2()).append("double_3", r.double3())
+                .append("int_1", r.int1())
+                .append("int_2", r.int2())
+                .append("int_3", r.int3())
+                .append("double_1", r.double1())
+                .append("double_2", r.double2())
+                .append("double_3", r.double3())
                 .append("payload", new Binary(blob));
     }
 
@@ -206,10 +222,16 @@ public final class MongoDbDatabase implements Database {
                 }
                 return wrong;
             }
-            Document counted = collection.aggregate(List.of(
-                    new Document("$match", new Document("$expr",
-                            new Document("$ne", List.of(new Document("$binarySize", "$payload"), length)))),
-                    new Document("$count", "wrong"))).first();
+            Document counted = collection
+                    .aggregate(List.of(
+                            new Document(
+                                    "$match",
+                                    new Document(
+                                            "$expr",
+                                            new Document(
+                                                    "$ne", List.of(new Document("$binarySize", "$payload"), length)))),
+                            new Document("$count", "wrong")))
+                    .first();
             return counted == null ? 0 : counted.getInteger("wrong");
         } catch (MongoException e) {
             throw failure("check the BLOB lengths", e);
@@ -239,19 +261,26 @@ public final class MongoDbDatabase implements Database {
     /** The write concern this connector writes with. */
     @Override
     public Map<String, String> durabilitySettings() {
-        return Map.of("writeConcern", writeConcernName + " " + collection.getWriteConcern().asDocument().toJson());
+        return Map.of(
+                "writeConcern",
+                writeConcernName + " "
+                        + collection.getWriteConcern().asDocument().toJson());
     }
 
     @Override
     public String serverVersion() {
-        return genuineMongoDb ? "MongoDB " + reportedVersion
-                : "a MongoDB wire-protocol emulator, not MongoDB (it reports " + reportedVersion + ", without a gitVersion)";
+        return genuineMongoDb
+                ? "MongoDB " + reportedVersion
+                : "a MongoDB wire-protocol emulator, not MongoDB (it reports " + reportedVersion
+                        + ", without a gitVersion)";
     }
 
     @Override
     public String serverCaveat() {
-        return genuineMongoDb ? null : "MONGODB EMULATOR: this 'mongodb' server is a wire-protocol emulator, not MongoDB; "
-                + "its numbers say nothing about MongoDB";
+        return genuineMongoDb
+                ? null
+                : "MONGODB EMULATOR: this 'mongodb' server is a wire-protocol emulator, not MongoDB; "
+                        + "its numbers say nothing about MongoDB";
     }
 
     @Override
@@ -265,7 +294,6 @@ public final class MongoDbDatabase implements Database {
     private static DatabaseException failure(String what, MongoException e) {
         return new DatabaseException("mongodb: could not " + what + ": " + DatabaseException.firstLine(e), e);
     }
-
 
     public static final class Provider implements DatabaseProvider {
         @Override

@@ -38,7 +38,8 @@ public final class PostgresDatabase extends JdbcDatabase {
     protected Properties batchProperties() {
         Properties properties = new Properties();
         properties.setProperty("reWriteBatchedInserts", "true");
-        properties.setProperty("socketTimeout", "60"); // seconds: a vanished server fails the call instead of hanging it
+        properties.setProperty(
+                "socketTimeout", "60"); // seconds: a vanished server fails the call instead of hanging it
         return properties;
     }
 

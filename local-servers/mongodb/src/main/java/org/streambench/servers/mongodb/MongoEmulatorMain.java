@@ -17,12 +17,16 @@ public final class MongoEmulatorMain {
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         Path data = Files.createDirectories(Path.of(args[1]).resolve("data"));
-        MongoServer server = new MongoServer(new H2Backend(data.resolve("mongo.mv").toString()));
+        MongoServer server =
+                new MongoServer(new H2Backend(data.resolve("mongo.mv").toString()));
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.shutdown();
-            stopped.countDown();
-        }, "stop-mongodb-emulator"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            server.shutdown();
+                            stopped.countDown();
+                        },
+                        "stop-mongodb-emulator"));
         server.bind("127.0.0.1", port);
         System.out.println("mongo-java-server listening on 127.0.0.1:" + port);
         stopped.await();
