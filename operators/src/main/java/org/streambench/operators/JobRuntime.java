@@ -41,10 +41,10 @@ public final class JobRuntime implements AutoCloseable {
         this.metrics = new OperatorMetrics(spec, this::totalEmitted);
         this.server = HttpServer.create(new InetSocketAddress(spec.metricsHost(), spec.metricsPort()), 16);
         server.createContext(
-                "/metrics",
+                JobProtocol.METRICS_PATH,
                 exchange -> respond(exchange, "GET", metrics::scrape, "text/plain; version=0.0.4; charset=utf-8"));
         server.createContext(
-                "/measure",
+                JobProtocol.MEASURE_PATH,
                 exchange -> respond(
                         exchange,
                         "POST",
@@ -54,7 +54,7 @@ public final class JobRuntime implements AutoCloseable {
                         },
                         "text/plain"));
         server.createContext(
-                "/stop",
+                JobProtocol.STOP_PATH,
                 exchange -> respond(
                         exchange,
                         "POST",

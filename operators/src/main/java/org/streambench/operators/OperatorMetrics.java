@@ -62,23 +62,25 @@ public final class OperatorMetrics {
             Tags opTags = tags.and("operation", op.label());
             processed.put(
                     op,
-                    Counter.builder("streambench.records")
+                    Counter.builder(JobProtocol.Meter.RECORDS.meterName())
                             .description("records processed, by the database call that completed them")
                             .tags(opTags)
                             .register(registry));
             errors.put(
                     op,
-                    Counter.builder("streambench.db.errors")
+                    Counter.builder(JobProtocol.Meter.DB_ERRORS.meterName())
                             .description("failed database calls")
                             .tags(opTags)
                             .register(registry));
         }
         for (ReadResult result : ReadResult.values()) {
             // failed reads get a metric of their own: they must not blend into the latency of reads that worked
-            String name = result == ReadResult.FAILED ? "streambench.read.failed.latency" : "streambench.read.latency";
+            JobProtocol.Meter meter = result == ReadResult.FAILED
+                    ? JobProtocol.Meter.READ_FAILED_LATENCY
+                    : JobProtocol.Meter.READ_LATENCY;
             readLatency.put(
                     result,
-                    Timer.builder(name)
+                    Timer.builder(meter.meterName())
                             .description("time of the database read call, by its result")
                             .tags(tags.and("result", result.label()))
                             .publishPercentileHistogram()
@@ -87,11 +89,12 @@ public final class OperatorMetrics {
                             .register(registry));
             readLatencyWindowByResult.put(result, new Recorder(3));
         }
-        Gauge.builder("streambench.job.clock", () -> EpochClock.nowNanos() / 1e9)
+        Gauge.builder(JobProtocol.Meter.JOB_CLOCK.meterName(), () -> EpochClock.nowNanos() / 1e9)
                 .baseUnit("seconds")
                 .description("the job's clock (epoch) when the metrics were read")
                 .register(registry);
-        FunctionCounter.builder("streambench.generated.records", generatedRecords, LongSupplier::getAsLong)
+        FunctionCounter.builder(
+                        JobProtocol.Meter.GENERATED_RECORDS.meterName(), generatedRecords, LongSupplier::getAsLong)
                 .description("records emitted by the generator operators")
                 .tags(tags)
                 .register(registry);

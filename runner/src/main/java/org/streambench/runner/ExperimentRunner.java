@@ -19,6 +19,7 @@ import org.streambench.generator.RecordGenerator;
 import org.streambench.operators.Blob;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobMain;
+import org.streambench.operators.JobProtocol;
 
 /**
  * Runs one experiment against an open database: reset, prefill, launch the engine's job JVM,
@@ -232,7 +233,7 @@ final class ExperimentRunner {
                 "records flowing; %s warm-up, then %d s measured%n",
                 steadyWarmup ? "a steady (at most " + spec.warmupSeconds() + " s)" : spec.warmupSeconds() + " s",
                 spec.durationSeconds());
-        if (warmupEnd == 0 && !control(job, spec, scraper, "/measure")) {
+        if (warmupEnd == 0 && !control(job, spec, scraper, JobProtocol.MEASURE_PATH)) {
             return;
         }
         long start = previous.nanoTime();
@@ -271,7 +272,7 @@ final class ExperimentRunner {
                         second,
                         Warmup.steady(seconds) ? "throughput steady" : "not steady yet: the maximum is reached");
             }
-            if (second == warmupEnd && !control(job, spec, scraper, "/measure")) {
+            if (second == warmupEnd && !control(job, spec, scraper, JobProtocol.MEASURE_PATH)) {
                 return;
             }
             if (second % PROGRESS_EVERY_SECONDS == 0
@@ -292,7 +293,7 @@ final class ExperimentRunner {
                     "the bounded run of " + spec.recordsPerGenerator() + " records per generator did not finish within "
                             + (warmupEnd + spec.durationSeconds()) + " s (raise --duration)");
         }
-        control(job, spec, scraper, "/stop");
+        control(job, spec, scraper, JobProtocol.STOP_PATH);
         if (!job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS)) {
             throw new JobFailure("the job did not stop within " + stopTimeoutSeconds + " s after the stop request");
         }

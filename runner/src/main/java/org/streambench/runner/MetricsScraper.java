@@ -6,9 +6,18 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.streambench.operators.JobProtocol;
+import org.streambench.operators.JobProtocol.Meter;
 
 /** Reads the job's Prometheus endpoint and sums the streambench counters over their labels. */
 final class MetricsScraper {
+
+    private static final String RECORDS = Meter.RECORDS.exportedName();
+    private static final String READS = Meter.READ_LATENCY.exportedName() + "_count";
+    private static final String READ_SECONDS = Meter.READ_LATENCY.exportedName() + "_sum";
+    private static final String ERRORS = Meter.DB_ERRORS.exportedName();
+    private static final String GENERATED = Meter.GENERATED_RECORDS.exportedName();
+    private static final String JOB_CLOCK = Meter.JOB_CLOCK.exportedName();
 
     /**
      * Cumulative counters at one instant: {@code nanoTime} on the runner's clock when the answer
@@ -38,7 +47,7 @@ final class MetricsScraper {
 
     MetricsScraper(String host, int port) {
         this.base = "http://" + host + ":" + port;
-        this.metrics = URI.create(base + "/metrics");
+        this.metrics = URI.create(base + JobProtocol.METRICS_PATH);
     }
 
     Snapshot scrape() throws IOException, InterruptedException {
@@ -84,14 +93,18 @@ final class MetricsScraper {
             }
             String name = line.substring(0, brace >= 0 ? brace : space);
             double value = Double.parseDouble(line.substring(space + 1));
-            switch (name) {
-                case "streambench_records_total" -> records += value;
-                case "streambench_read_latency_seconds_count" -> reads += value;
-                case "streambench_read_latency_seconds_sum" -> readSeconds += value;
-                case "streambench_db_errors_total" -> errors += value;
-                case "streambench_generated_records_total" -> generated += value;
-                case "streambench_job_clock_seconds" -> jobClockSeconds = value;
-                default -> {}
+            if (name.equals(RECORDS)) {
+                records += value;
+            } else if (name.equals(READS)) {
+                reads += value;
+            } else if (name.equals(READ_SECONDS)) {
+                readSeconds += value;
+            } else if (name.equals(ERRORS)) {
+                errors += value;
+            } else if (name.equals(GENERATED)) {
+                generated += value;
+            } else if (name.equals(JOB_CLOCK)) {
+                jobClockSeconds = value;
             }
         }
         return new Snapshot(
