@@ -34,6 +34,7 @@ import picocli.CommandLine.Model.OptionSpec;
             ReportCommand.class,
             QuickstartCommand.class,
             DbCommand.class,
+            MonitorCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Bench {

@@ -20,6 +20,7 @@ import org.streambench.operators.Blob;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.JobProtocol;
+import org.streambench.runner.monitor.ScrapeTargets;
 
 /**
  * Runs one experiment against an open database: reset, prefill, launch the engine's job JVM,
@@ -94,7 +95,9 @@ final class ExperimentRunner {
         List<RunResult.Second> seconds = new ArrayList<>();
         String error = null;
         Process job = launch(engine, spec, dir);
-        try (CleanupOnExit.Registration killJob = CleanupOnExit.register("stop the job JVM", () -> kill(job))) {
+        try (CleanupOnExit.Registration killJob = CleanupOnExit.register("stop the job JVM", () -> kill(job));
+                ScrapeTargets.Registration target = new ScrapeTargets(Home.work())
+                        .add(job.toHandle(), spec.metricsHost(), spec.metricsPort(), Map.of("run", dir.toString()))) {
             sample(job, spec, steadyWarmup, dir.resolve(JOB_LOG), seconds);
         } catch (JobFailure failure) {
             error = failure.getMessage();

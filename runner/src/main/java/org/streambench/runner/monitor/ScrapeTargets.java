@@ -1,0 +1,89 @@
+package org.streambench.runner.monitor;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The metrics endpoints of the job JVMs that run now, as Prometheus file-based service discovery
+ * targets: one file per job in {@code work/monitor/targets/}, written when the job is launched and
+ * removed when it ends (a file whose job no longer runs, left by a killed runner, is removed by the
+ * next launch and by {@code bench monitor}). Written whether or not Prometheus runs, so one started
+ * later finds the jobs already running.
+ */
+public final class ScrapeTargets {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path dir;
+
+    public ScrapeTargets(Path work) {
+        this.dir = work.resolve("monitor").resolve("targets");
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** Adds the endpoint of job process {@code job}; closing the registration removes it. */
+    public Registration add(ProcessHandle job, String host, int port, Map<String, String> labels) {
+        removeEnded();
+        Path file = dir.resolve("job-" + job.pid() + ".json");
+        Map<String, String> all = new TreeMap<>(labels);
+        all.put("pid", Long.toString(job.pid()));
+        try {
+            Files.createDirectories(dir);
+            Path tmp = dir.resolve(file.getFileName() + ".tmp");
+            JSON.writeValue(tmp.toFile(), List.of(Map.of("targets", List.of(host + ":" + port), "labels", all)));
+            // Prometheus reads *.json only, so it never sees a half-written file
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the scrape target " + file, e);
+        }
+        return () -> {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+    }
+
+    /** Removes the files of jobs that no longer run; returns how many remain. */
+    public int removeEnded() {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        int remaining = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "job-*.json")) {
+            for (Path file : files) {
+                String name = file.getFileName().toString();
+                String pid = name.substring("job-".length(), name.length() - ".json".length());
+                if (pid.chars().allMatch(Character::isDigit)
+                        && !ProcessHandle.of(Long.parseLong(pid))
+                                .map(ProcessHandle::isAlive)
+                                .orElse(false)) {
+                    Files.deleteIfExists(file);
+                } else {
+                    remaining++;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return remaining;
+    }
+
+    /** A target while its job runs. */
+    public interface Registration extends AutoCloseable {
+        @Override
+        void close();
+    }
+}

@@ -1,0 +1,219 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.streambench.runner.monitor.Prometheus;
+
+/**
+ * bench monitor runs a real Prometheus that finds the jobs as they come and go: while a run goes
+ * on, its throughput is in Prometheus; when the job ends, it is no longer scraped.
+ */
+@Tag("integration")
+class MonitorTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    static Path work;
+
+    private static int port;
+    private static String url;
+
+    @BeforeAll
+    static void startPrometheus() {
+        port = TestServers.freePort();
+        CliResult started = inWork(work, () -> CliResult.bench("monitor", "start", "--port", Integer.toString(port)));
+        assertEquals(0, started.code(), started.toString());
+        url = "http://127.0.0.1:" + port;
+        assertTrue(started.out().contains(url), started.toString());
+    }
+
+    @AfterAll
+    static void stopPrometheus() {
+        CliResult stopped = inWork(work, () -> CliResult.bench("monitor", "stop"));
+        assertEquals(0, stopped.code(), stopped.toString());
+    }
+
+    @Test
+    void aRunningJobIsScrapedEverySecondAndDroppedWhenItEnds() throws Exception {
+        Path out = work.resolve("run");
+        CompletableFuture<CliResult> run = CompletableFuture.supplyAsync(() -> inWork(
+                work,
+                () -> CliResult.bench(
+                        "run",
+                        "--engine",
+                        "flink",
+                        "--db",
+                        "noop",
+                        "--rate",
+                        "2000",
+                        "--duration",
+                        "6s",
+                        "--warmup",
+                        "1s",
+                        "--metrics-port",
+                        "0",
+                        "--out",
+                        out.toString())));
+
+        JsonNode series = await(
+                () -> query("streambench_records_total{engine=\"flink\",database=\"noop\"}"),
+                result -> result.size() > 0,
+                Duration.ofSeconds(60));
+        assertTrue(series.get(0).get("metric").get("run").asText().endsWith("run"), series.toString());
+        JsonNode rate = await(
+                () -> query("sum(rate(streambench_records_total[3s]))"),
+                result -> result.size() > 0 && result.get(0).get("value").get(1).asDouble() > 1000,
+                Duration.ofSeconds(30));
+        assertTrue(rate.get(0).get("value").get(1).asDouble() < 3000, "about the target rate of 2000/s: " + rate);
+
+        CliResult finished = run.get(3, TimeUnit.MINUTES);
+        assertEquals(0, finished.code(), finished.toString());
+        screenshotTheGraphOf("sum by (engine, database) (rate(streambench_records_total[3s]))");
+        try (Stream<Path> targets = Files.list(work.resolve("monitor").resolve("targets"))) {
+            assertEquals(
+                    0, targets.filter(p -> p.toString().endsWith(".json")).count(), "the job's target file is removed");
+        }
+        JsonNode active = await(
+                () -> get("/api/v1/targets?state=active").get("data").get("activeTargets"),
+                targets -> targets.size() == 0,
+                Duration.ofSeconds(30));
+        assertEquals(0, active.size());
+    }
+
+    @Test
+    void theGeneratedConfigPassesPromtool() throws Exception {
+        Process check = new ProcessBuilder(
+                        "promtool",
+                        "check",
+                        "config",
+                        work.resolve("monitor").resolve("prometheus.yml").toString())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, check.waitFor(), output);
+        assertTrue(output.contains("SUCCESS"), output);
+    }
+
+    @Test
+    void aSecondPrometheusOnATakenPortIsOneClearLineAndExit2(@TempDir Path otherWork) {
+        CliResult second =
+                inWork(otherWork, () -> CliResult.bench("monitor", "start", "--port", Integer.toString(port)));
+        assertEquals(2, second.code(), second.toString());
+        assertEquals(1, second.err().strip().lines().count(), second.toString());
+        assertTrue(second.err().contains("port " + port + " is in use"), second.toString());
+        assertFalse(new Prometheus(otherWork, new java.io.PrintWriter(java.io.Writer.nullWriter()))
+                .running()
+                .isPresent());
+    }
+
+    @Test
+    void statusSaysWhereItRuns() {
+        CliResult status = inWork(work, () -> CliResult.bench("monitor", "status"));
+        assertEquals(0, status.code(), status.toString());
+        assertTrue(status.out().contains("prometheus running") && status.out().contains(url), status.toString());
+    }
+
+    /** Prometheus's own graph page in headless Chromium, kept in target/ so a person can see it worked. */
+    private static void screenshotTheGraphOf(String promql) throws Exception {
+        Path screenshot = Files.createDirectories(Path.of("target", "monitor")).resolve("prometheus-graph.png");
+        Files.deleteIfExists(screenshot);
+        Process chromium = new ProcessBuilder(
+                        "chromium",
+                        "--headless",
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--hide-scrollbars",
+                        "--virtual-time-budget=10000",
+                        "--window-size=1400,900",
+                        "--screenshot=" + screenshot.toAbsolutePath(),
+                        url + "/graph?g0.expr=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+                                + "&g0.tab=0&g0.range_input=1m")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        assertTrue(chromium.waitFor(90, TimeUnit.SECONDS), "chromium ended");
+        BufferedImage shot = ImageIO.read(screenshot.toFile());
+        assertEquals(1400, shot.getWidth());
+        Set<Integer> colours = new HashSet<>();
+        for (int y = 0; y < shot.getHeight(); y += 3) {
+            for (int x = 0; x < shot.getWidth(); x += 3) {
+                colours.add(shot.getRGB(x, y));
+            }
+        }
+        assertTrue(colours.size() > 50, "the screenshot shows a rendered page: " + colours.size() + " colours");
+    }
+
+    private static JsonNode query(String promql) throws IOException, InterruptedException {
+        return get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
+                .get("data")
+                .get("result");
+    }
+
+    private static JsonNode get(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(
+                HttpRequest.newBuilder(URI.create(url + path))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return JSON.readTree(response.body());
+    }
+
+    interface Query {
+        JsonNode run() throws Exception;
+    }
+
+    private static JsonNode await(Query query, Predicate<JsonNode> done, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode last = query.run();
+        while (!done.test(last)) {
+            assertTrue(System.nanoTime() < deadline, "not within " + timeout + ": " + last);
+            Thread.sleep(250);
+            last = query.run();
+        }
+        return last;
+    }
+
+    private static synchronized CliResult inWork(Path dir, java.util.function.Supplier<CliResult> call) {
+        String previous = System.getProperty("streambench.work");
+        System.setProperty("streambench.work", dir.toString());
+        try {
+            return call.get();
+        } finally {
+            if (previous == null) {
+                System.clearProperty("streambench.work");
+            } else {
+                System.setProperty("streambench.work", previous);
+            }
+        }
+    }
+}
