@@ -5,6 +5,10 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -98,6 +102,11 @@ public final class OperatorMetrics {
                 .description("records emitted by the generator operators")
                 .tags(tags)
                 .register(registry);
+        // the job JVM's own health next to its numbers (read only when scraped): heap, GC, CPU, threads
+        new JvmMemoryMetrics(tags).bindTo(registry);
+        new JvmGcMetrics(tags).bindTo(registry);
+        new ProcessorMetrics(tags).bindTo(registry);
+        new JvmThreadMetrics(tags).bindTo(registry);
     }
 
     /** What a read found: the key (hit), nothing (miss: a new key in the mixed pattern), or an error. */

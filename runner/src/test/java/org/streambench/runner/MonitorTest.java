@@ -17,7 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -68,41 +70,47 @@ class MonitorTest {
         CompletableFuture<CliResult> run = CompletableFuture.supplyAsync(() -> inWork(
                 work,
                 () -> CliResult.bench(
-                        "run",
-                        "--engine",
-                        "flink",
-                        "--db",
-                        "noop",
-                        "--rate",
-                        "2000",
-                        "--duration",
-                        "6s",
-                        "--warmup",
-                        "1s",
-                        "--metrics-port",
-                        "0",
-                        "--out",
-                        out.toString())));
+                        ("run --engine flink --db noop --pattern mixed --blob 1000 --rate 2000 --duration 8s"
+                                        + " --warmup 1s --metrics-port 0 --out " + out)
+                                .split(" "))));
 
         JsonNode series = await(
+                "the run's records",
                 () -> query("streambench_records_total{engine=\"flink\",database=\"noop\"}"),
                 result -> result.size() > 0,
                 Duration.ofSeconds(60));
         assertTrue(series.get(0).get("metric").get("run").asText().endsWith("run"), series.toString());
+        // the live dashboard's throughput panel, as Grafana would send it for this run
+        String throughputPanel = panelQueries().get(0);
+        assertTrue(throughputPanel.contains("streambench_records_total"), throughputPanel);
         JsonNode rate = await(
-                () -> query("sum(rate(streambench_records_total[3s]))"),
-                result -> result.size() > 0 && result.get(0).get("value").get(1).asDouble() > 1000,
+                "the throughput panel",
+                () -> query(throughputPanel),
+                result -> result.size() > 0 && result.get(0).get("value").get(1).asDouble() > 1500,
                 Duration.ofSeconds(30));
-        assertTrue(rate.get(0).get("value").get(1).asDouble() < 3000, "about the target rate of 2000/s: " + rate);
+        assertTrue(rate.get(0).get("value").get(1).asDouble() < 2500, "about the target rate of 2000/s: " + rate);
+        for (String panelQuery : panelQueries()) {
+            await(
+                    "panel query " + panelQuery,
+                    () -> query(panelQuery),
+                    result -> result.size() > 0,
+                    Duration.ofSeconds(30));
+        }
 
         CliResult finished = run.get(3, TimeUnit.MINUTES);
         assertEquals(0, finished.code(), finished.toString());
+        double resultThroughput = JSON.readTree(out.resolve("result.json").toFile())
+                .get("throughput")
+                .get("mean")
+                .asDouble();
+        assertEquals(2000, resultThroughput, 100, "result.json and the dashboard measure the same records per second");
         screenshotTheGraphOf("sum by (engine, database) (rate(streambench_records_total[3s]))");
         try (Stream<Path> targets = Files.list(work.resolve("monitor").resolve("targets"))) {
             assertEquals(
                     0, targets.filter(p -> p.toString().endsWith(".json")).count(), "the job's target file is removed");
         }
         JsonNode active = await(
+                "the job dropped from the targets",
                 () -> get("/api/v1/targets?state=active").get("data").get("activeTargets"),
                 targets -> targets.size() == 0,
                 Duration.ofSeconds(30));
@@ -172,6 +180,30 @@ class MonitorTest {
         assertTrue(colours.size() > 50, "the screenshot shows a rendered page: " + colours.size() + " colours");
     }
 
+    /**
+     * Every query of every panel of every dashboard, with the template variables set to this run's
+     * values and Grafana's {@code $__rate_interval} to what it is for a 1 s scrape interval.
+     */
+    private static List<String> panelQueries() throws IOException {
+        List<String> queries = new ArrayList<>();
+        for (Path dashboard : DashboardsTest.dashboards()) {
+            for (JsonNode panel : JSON.readTree(dashboard.toFile()).get("panels")) {
+                for (JsonNode target : panel.get("targets")) {
+                    String query = target.get("expr")
+                            .asText()
+                            .replace("$engine", "flink")
+                            .replace("$database", "noop")
+                            .replace("$pattern", "mixed")
+                            .replace("$blob_bytes", "1000")
+                            .replace("$__rate_interval", "4s");
+                    assertFalse(query.contains("$"), "a variable this test does not know: " + query);
+                    queries.add(query);
+                }
+            }
+        }
+        return queries;
+    }
+
     private static JsonNode query(String promql) throws IOException, InterruptedException {
         return get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
                 .get("data")
@@ -192,11 +224,12 @@ class MonitorTest {
         JsonNode run() throws Exception;
     }
 
-    private static JsonNode await(Query query, Predicate<JsonNode> done, Duration timeout) throws Exception {
+    private static JsonNode await(String what, Query query, Predicate<JsonNode> done, Duration timeout)
+            throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         JsonNode last = query.run();
         while (!done.test(last)) {
-            assertTrue(System.nanoTime() < deadline, "not within " + timeout + ": " + last);
+            assertTrue(System.nanoTime() < deadline, what + ": not within " + timeout + ": " + last);
             Thread.sleep(250);
             last = query.run();
         }
