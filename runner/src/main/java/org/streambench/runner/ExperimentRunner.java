@@ -97,7 +97,11 @@ final class ExperimentRunner {
         Process job = launch(engine, spec, dir);
         try (CleanupOnExit.Registration killJob = CleanupOnExit.register("stop the job JVM", () -> kill(job));
                 ScrapeTargets.Registration target = new ScrapeTargets(Home.work())
-                        .add(job.toHandle(), spec.metricsHost(), spec.metricsPort(), Map.of("run", dir.toString()))) {
+                        .add(
+                                job.toHandle(),
+                                spec.metricsHost(),
+                                spec.metricsPort(),
+                                Map.of("role", "job", "run", dir.toString()))) {
             sample(job, spec, steadyWarmup, dir.resolve(JOB_LOG), seconds);
         } catch (JobFailure failure) {
             error = failure.getMessage();

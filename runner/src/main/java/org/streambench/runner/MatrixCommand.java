@@ -22,6 +22,7 @@ import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.matrix.Cell;
 import org.streambench.runner.matrix.Journal;
 import org.streambench.runner.matrix.MatrixPlan;
+import org.streambench.runner.monitor.MatrixMetrics;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -395,48 +396,13 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         List<Journal.Entry> todo = todo(journal);
         int total = journal.entries().size();
         Instant matrixStart = Instant.now();
-        int ranHere = 0;
         Map<String, List<Journal.Entry>> byDatabase = new LinkedHashMap<>();
         todo.forEach(e -> byDatabase
                 .computeIfAbsent(e.cell.database(), d -> new ArrayList<>())
                 .add(e));
-        for (Map.Entry<String, List<Journal.Entry>> group : byDatabase.entrySet()) {
-            DatabaseSession session = null;
-            try {
-                for (Journal.Entry entry : group.getValue()) {
-                    long start = System.nanoTime();
-                    if (session == null) {
-                        session = DatabaseSession.open(group.getKey(), connection, console);
-                    }
-                    RunResult result = runCell(journal, entry, session, start);
-                    ranHere++;
-                    long done = journal.count(Journal.State.OK) + journal.count(Journal.State.FAILED);
-                    double perCell =
-                            Duration.between(matrixStart, Instant.now()).toSeconds() / (double) ranHere;
-                    long left = total - done;
-                    console.printf(
-                            Locale.ROOT,
-                            "[%d/%d] %s | ok %d, failed %d, left %d, ETA %s%n",
-                            done,
-                            total,
-                            result == null
-                                    ? entry.cell.id() + ": FAILED: " + entry.reason
-                                    : RunCommand.summary(result, journal.dir().resolve(entry.cell.id())),
-                            journal.count(Journal.State.OK),
-                            journal.count(Journal.State.FAILED),
-                            left,
-                            human(Math.round(perCell * remaining(journal))));
-                    if (entry.state == Journal.State.FAILED) {
-                        // the next cell starts from a fresh server: a failure may have left it in any state
-                        session.close();
-                        session = null;
-                    }
-                }
-            } finally {
-                if (session != null) {
-                    session.close();
-                }
-            }
+        try (MatrixMetrics metrics = new MatrixMetrics(Home.work(), total)) {
+            metrics.progress(journal.count(Journal.State.OK), journal.count(Journal.State.FAILED), remaining(journal));
+            runGroups(journal, console, byDatabase, metrics, total, matrixStart);
         }
         List<Double> overheads = journal.entries().stream()
                 .map(e -> e.overheadSeconds)
@@ -460,6 +426,69 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 total,
                 failed > 0 ? "; run them again with ./bench matrix --resume " + journal.dir() + " --retry-failed" : "");
         return failed == 0 && remaining(journal) == 0 ? 0 : 1;
+    }
+
+    private void runGroups(
+            Journal journal,
+            PrintWriter console,
+            Map<String, List<Journal.Entry>> byDatabase,
+            MatrixMetrics metrics,
+            int total,
+            Instant matrixStart)
+            throws Exception {
+        int ranHere = 0;
+        for (Map.Entry<String, List<Journal.Entry>> group : byDatabase.entrySet()) {
+            DatabaseSession session = null;
+            try {
+                for (Journal.Entry entry : group.getValue()) {
+                    long start = System.nanoTime();
+                    if (session == null) {
+                        session = DatabaseSession.open(group.getKey(), connection, console);
+                    }
+                    metrics.started(entry.cell);
+                    RunResult result = runCell(journal, entry, session, start);
+                    ranHere++;
+                    long done = journal.count(Journal.State.OK) + journal.count(Journal.State.FAILED);
+                    double perCell =
+                            Duration.between(matrixStart, Instant.now()).toSeconds() / (double) ranHere;
+                    long left = total - done;
+                    long eta = Math.round(perCell * remaining(journal));
+                    metrics.finished(
+                            entry.cell,
+                            entry.throughput,
+                            result == null
+                                            || result.readLatencyMicros() == null
+                                            || result.readLatencyMicros().count() == 0
+                                    ? null
+                                    : result.readLatencyMicros().mean(),
+                            journal.count(Journal.State.OK),
+                            journal.count(Journal.State.FAILED),
+                            left,
+                            eta);
+                    console.printf(
+                            Locale.ROOT,
+                            "[%d/%d] %s | ok %d, failed %d, left %d, ETA %s%n",
+                            done,
+                            total,
+                            result == null
+                                    ? entry.cell.id() + ": FAILED: " + entry.reason
+                                    : RunCommand.summary(result, journal.dir().resolve(entry.cell.id())),
+                            journal.count(Journal.State.OK),
+                            journal.count(Journal.State.FAILED),
+                            left,
+                            human(eta));
+                    if (entry.state == Journal.State.FAILED) {
+                        // the next cell starts from a fresh server: a failure may have left it in any state
+                        session.close();
+                        session = null;
+                    }
+                }
+            } finally {
+                if (session != null) {
+                    session.close();
+                }
+            }
+        }
     }
 
     private long remaining(Journal journal) {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +43,12 @@ class MonitorTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final String LIVE_RUN = "streambench-live-run.json";
+    private static final String MATRIX = "streambench-matrix.json";
+    private static final Map<String, String> THIS_RUN =
+            Map.of("engine", "flink", "database", "noop", "pattern", "mixed", "blob_bytes", "1000");
+    private static final Map<String, String> ALL =
+            Map.of("engine", ".*", "database", ".*", "pattern", ".*", "blob_bytes", ".*");
 
     @TempDir
     static Path work;
@@ -81,7 +88,7 @@ class MonitorTest {
                 Duration.ofSeconds(60));
         assertTrue(series.get(0).get("metric").get("run").asText().endsWith("run"), series.toString());
         // the live dashboard's throughput panel, as Grafana would send it for this run
-        String throughputPanel = panelQueries().get(0);
+        String throughputPanel = panelQueries(LIVE_RUN, THIS_RUN).get(0);
         assertTrue(throughputPanel.contains("streambench_records_total"), throughputPanel);
         JsonNode rate = await(
                 "the throughput panel",
@@ -89,7 +96,7 @@ class MonitorTest {
                 result -> result.size() > 0 && result.get(0).get("value").get(1).asDouble() > 1500,
                 Duration.ofSeconds(30));
         assertTrue(rate.get(0).get("value").get(1).asDouble() < 2500, "about the target rate of 2000/s: " + rate);
-        for (String panelQuery : panelQueries()) {
+        for (String panelQuery : panelQueries(LIVE_RUN, THIS_RUN)) {
             await(
                     "panel query " + panelQuery,
                     () -> query(panelQuery),
@@ -115,6 +122,46 @@ class MonitorTest {
                 targets -> targets.size() == 0,
                 Duration.ofSeconds(30));
         assertEquals(0, active.size());
+    }
+
+    @Test
+    void aRunningMatrixShowsItsProgressAndEveryMatrixPanelHasData() throws Exception {
+        Path out = work.resolve("matrix");
+        CompletableFuture<CliResult> matrix = CompletableFuture.supplyAsync(() -> inWork(
+                work,
+                () -> CliResult.bench(("matrix --engines flink --databases noop --patterns mixed --blobs 1000,100,1"
+                                + " --rate 2000 --duration 3s --warmup 1s --metrics-port 0 --out " + out)
+                        .split(" "))));
+        JsonNode planned = await(
+                "the matrix's plan",
+                () -> query("streambench_matrix_experiments{state=\"planned\"}"),
+                result -> result.size() > 0,
+                Duration.ofSeconds(60));
+        assertEquals(3, planned.get(0).get("value").get(1).asInt(), planned.toString());
+        // the finished-experiment panels have data once the first experiment ended; the running one meanwhile
+        for (String panelQuery : panelQueries(MATRIX, ALL)) {
+            await(
+                    "matrix panel query " + panelQuery,
+                    () -> query(panelQuery),
+                    result -> result.size() > 0,
+                    Duration.ofSeconds(90));
+        }
+        CliResult finished = matrix.get(5, TimeUnit.MINUTES);
+        assertEquals(0, finished.code(), finished.toString());
+        await(
+                "the matrix dropped from the targets",
+                () -> get("/api/v1/targets?state=active").get("data").get("activeTargets"),
+                targets -> targets.size() == 0,
+                Duration.ofSeconds(30));
+    }
+
+    @Test
+    void everyDashboardIsCheckedHere() throws IOException {
+        assertEquals(
+                List.of(
+                        Home.root().resolve("grafana/dashboards").resolve(LIVE_RUN),
+                        Home.root().resolve("grafana/dashboards").resolve(MATRIX)),
+                DashboardsTest.dashboards());
     }
 
     @Test
@@ -181,24 +228,21 @@ class MonitorTest {
     }
 
     /**
-     * Every query of every panel of every dashboard, with the template variables set to this run's
-     * values and Grafana's {@code $__rate_interval} to what it is for a 1 s scrape interval.
+     * Every query of every panel of {@code dashboard}, each template variable set to {@code value}
+     * (a run's value, or ".*" as Grafana's "All" sends it) and Grafana's {@code $__rate_interval}
+     * to what it is for a 1 s scrape interval.
      */
-    private static List<String> panelQueries() throws IOException {
+    private static List<String> panelQueries(String dashboard, Map<String, String> values) throws IOException {
         List<String> queries = new ArrayList<>();
-        for (Path dashboard : DashboardsTest.dashboards()) {
-            for (JsonNode panel : JSON.readTree(dashboard.toFile()).get("panels")) {
-                for (JsonNode target : panel.get("targets")) {
-                    String query = target.get("expr")
-                            .asText()
-                            .replace("$engine", "flink")
-                            .replace("$database", "noop")
-                            .replace("$pattern", "mixed")
-                            .replace("$blob_bytes", "1000")
-                            .replace("$__rate_interval", "4s");
-                    assertFalse(query.contains("$"), "a variable this test does not know: " + query);
-                    queries.add(query);
+        Path file = Home.root().resolve("grafana").resolve("dashboards").resolve(dashboard);
+        for (JsonNode panel : JSON.readTree(file.toFile()).get("panels")) {
+            for (JsonNode target : panel.get("targets")) {
+                String query = target.get("expr").asText().replace("$__rate_interval", "4s");
+                for (Map.Entry<String, String> value : values.entrySet()) {
+                    query = query.replace("$" + value.getKey(), value.getValue());
                 }
+                assertFalse(query.contains("$"), "a variable this test does not set: " + query);
+                queries.add(query);
             }
         }
         return queries;

@@ -12,10 +12,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The metrics endpoints of the job JVMs that run now, as Prometheus file-based service discovery
- * targets: one file per job in {@code work/monitor/targets/}, written when the job is launched and
- * removed when it ends (a file whose job no longer runs, left by a killed runner, is removed by the
- * next launch and by {@code bench monitor}). Written whether or not Prometheus runs, so one started
+ * The metrics endpoints of the job JVMs (and of a running matrix) that run now, as Prometheus
+ * file-based service discovery targets: one file per process in {@code work/monitor/targets/},
+ * written when the job is launched and removed when it ends (a file whose process no longer runs,
+ * left by a killed runner, is removed by the next launch and by {@code bench monitor}). Written whether or not Prometheus runs, so one started
  * later finds the jobs already running.
  */
 public final class ScrapeTargets {
@@ -32,12 +32,12 @@ public final class ScrapeTargets {
         return dir;
     }
 
-    /** Adds the endpoint of job process {@code job}; closing the registration removes it. */
-    public Registration add(ProcessHandle job, String host, int port, Map<String, String> labels) {
+    /** Adds the endpoint that {@code process} serves; closing the registration removes it. */
+    public Registration add(ProcessHandle process, String host, int port, Map<String, String> labels) {
         removeEnded();
-        Path file = dir.resolve("job-" + job.pid() + ".json");
+        Path file = dir.resolve("pid-" + process.pid() + ".json");
         Map<String, String> all = new TreeMap<>(labels);
-        all.put("pid", Long.toString(job.pid()));
+        all.put("pid", Long.toString(process.pid()));
         try {
             Files.createDirectories(dir);
             Path tmp = dir.resolve(file.getFileName() + ".tmp");
@@ -62,10 +62,10 @@ public final class ScrapeTargets {
             return 0;
         }
         int remaining = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "job-*.json")) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "pid-*.json")) {
             for (Path file : files) {
                 String name = file.getFileName().toString();
-                String pid = name.substring("job-".length(), name.length() - ".json".length());
+                String pid = name.substring("pid-".length(), name.length() - ".json".length());
                 if (pid.chars().allMatch(Character::isDigit)
                         && !ProcessHandle.of(Long.parseLong(pid))
                                 .map(ProcessHandle::isAlive)
