@@ -1,6 +1,8 @@
 package org.streambench.runner;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import org.streambench.runner.monitor.Prometheus;
 import picocli.CommandLine.Option;
 
 /** How the runner launches and watches the job JVM. */
@@ -32,6 +34,57 @@ final class JobOptions {
             defaultValue = "60s",
             description = "How long the job may take to drain and exit after the run (default: ${DEFAULT-VALUE}).")
     String stopTimeout;
+
+    @Option(
+            names = "--monitor",
+            description = "Watch it live: use the suite's Prometheus (bench monitor), starting it on port "
+                    + Prometheus.DEFAULT_PORT
+                    + " if it does not run (and stopping it at the end), and print where to look.")
+    boolean monitor;
+
+    /** With --monitor: what would keep Prometheus from starting, checked before anything starts. */
+    void checkMonitor() {
+        if (monitor) {
+            new Prometheus(Home.work(), new PrintWriter(PrintWriter.nullWriter()))
+                    .checkStartable(Prometheus.DEFAULT_PORT);
+        }
+    }
+
+    /**
+     * With --monitor: the suite's Prometheus, started now if it does not run; returns what ends the
+     * watching (it stops a Prometheus started here, also when the command is interrupted).
+     */
+    Runnable startMonitor(PrintWriter out) throws IOException, InterruptedException {
+        if (!monitor) {
+            return () -> {};
+        }
+        Prometheus prometheus = new Prometheus(Home.work(), out);
+        boolean startedHere = prometheus.running().isEmpty();
+        Prometheus.Running running = prometheus.start(Prometheus.DEFAULT_PORT);
+        out.println("watch it live: " + running.graphUrl(LIVE_THROUGHPUT));
+        out.println("  (Grafana: the dashboards in grafana/dashboards, with the datasource in grafana/provisioning)");
+        if (!startedHere) {
+            return () -> {};
+        }
+        Runnable stop = () -> {
+            try {
+                prometheus.stop();
+            } catch (IOException | InterruptedException e) {
+                out.println("could not stop prometheus (pid " + running.pid() + "): " + e);
+            }
+        };
+        CleanupOnExit.Registration onExit =
+                CleanupOnExit.register("stop the Prometheus started for this command", stop);
+        return () -> {
+            onExit.close();
+            stop.run();
+            out.println(
+                    "prometheus stopped: it was started for this command (./bench monitor start keeps one running)");
+        };
+    }
+
+    private static final String LIVE_THROUGHPUT =
+            "sum by (engine, database, pattern, blob_bytes) (rate(streambench_records_total[5s]))";
 
     ExperimentRunner runner(PrintWriter out) {
         if (!jobHeap.matches("\\d+[mMgG]")) {

@@ -145,6 +145,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             "--resume",
             "--retry-failed",
             "--dry-run",
+            "--monitor",
             "--db-password",
             "--db-password-file",
             "--help",
@@ -154,7 +155,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             Map.of("--engine", "--engines", "--db", "--databases", "--pattern", "--patterns", "--blob", "--blobs");
     /** What may be given again with --resume. */
     private static final List<String> RESUME_OPTIONS =
-            List.of("--resume", "--retry-failed", "--dry-run", "--db-password", "--db-password-file");
+            List.of("--resume", "--retry-failed", "--dry-run", "--monitor", "--db-password", "--db-password-file");
 
     @Override
     public void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
@@ -193,6 +194,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             return 0;
         }
         RunCommand.requireUsable(dir);
+        job.checkMonitor();
         Journal journal = Journal.create(dir, plan, storedOptions());
         console.println("matrix of " + plan.cells().size() + " experiments -> " + dir
                 + " (resume with: ./bench matrix --resume " + dir + ")");
@@ -204,7 +206,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             if (!RESUME_OPTIONS.contains(option.longestName())) {
                 throw new UserError(
                         "--resume continues a matrix with the options it was started with; " + option.longestName()
-                                + " cannot be changed (only --retry-failed, --dry-run and credentials may be given)");
+                                + " cannot be changed (only --retry-failed, --dry-run, --monitor and credentials may be given)");
             }
         }
         Journal journal;
@@ -231,6 +233,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         }
         stored.retryFailed = retryFailed;
         stored.dryRun = dryRun;
+        stored.job.monitor = job.monitor;
         List<Journal.Entry> todo = stored.todo(journal);
         List<ExperimentSpec> specs =
                 stored.checkCells(todo.stream().map(e -> e.cell).toList());
@@ -400,9 +403,13 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         todo.forEach(e -> byDatabase
                 .computeIfAbsent(e.cell.database(), d -> new ArrayList<>())
                 .add(e));
+        job.checkMonitor();
+        Runnable stopMonitor = job.startMonitor(console);
         try (MatrixMetrics metrics = new MatrixMetrics(Home.work(), total)) {
             metrics.progress(journal.count(Journal.State.OK), journal.count(Journal.State.FAILED), remaining(journal));
             runGroups(journal, console, byDatabase, metrics, total, matrixStart);
+        } finally {
+            stopMonitor.run();
         }
         List<Double> overheads = journal.entries().stream()
                 .map(e -> e.overheadSeconds)

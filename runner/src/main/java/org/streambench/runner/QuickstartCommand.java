@@ -97,7 +97,9 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
                                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         RunCommand.requireUsable(root);
         RunCommand.requireDiskSpace(base.withPattern(Pattern.UPDATE), connection);
+        job.checkMonitor();
         List<RunResult> results = new ArrayList<>();
+        Runnable stopMonitor = job.startMonitor(console);
         try (DatabaseSession session = DatabaseSession.open("postgresql", connection, console)) {
             for (Pattern pattern : Pattern.values()) {
                 console.printf("%n== %s ==%n", pattern.cliName());
@@ -107,6 +109,8 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
                 console.println(RunCommand.summary(result, dir));
                 results.add(result);
             }
+        } finally {
+            stopMonitor.run();
         }
         console.printf(
                 Locale.ROOT,

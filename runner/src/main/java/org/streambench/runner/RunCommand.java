@@ -76,6 +76,8 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         Path dir = out != null ? out : defaultResultDir(spec);
         requireUsable(dir);
         requireDiskSpace(spec, connection);
+        job.checkMonitor();
+        Runnable stopMonitor = job.startMonitor(console);
         try (DatabaseSession session = DatabaseSession.open(spec.database(), connection, console)) {
             Files.createDirectories(dir);
             RunResult result;
@@ -88,6 +90,8 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
             }
             console.println(summary(result, dir));
             return result.passed() ? 0 : 1;
+        } finally {
+            stopMonitor.run();
         }
     }
 

@@ -83,10 +83,10 @@ class MonitorTest {
 
         JsonNode series = await(
                 "the run's records",
-                () -> query("streambench_records_total{engine=\"flink\",database=\"noop\"}"),
+                () -> query("streambench_records_total{run=\"" + out + "\"}"),
                 result -> result.size() > 0,
                 Duration.ofSeconds(60));
-        assertTrue(series.get(0).get("metric").get("run").asText().endsWith("run"), series.toString());
+        assertEquals("job", series.get(0).get("metric").get("role").asText(), series.toString());
         // the live dashboard's throughput panel, as Grafana would send it for this run
         String throughputPanel = panelQueries(LIVE_RUN, THIS_RUN).get(0);
         assertTrue(throughputPanel.contains("streambench_records_total"), throughputPanel);
@@ -153,6 +153,49 @@ class MonitorTest {
                 () -> get("/api/v1/targets?state=active").get("data").get("activeTargets"),
                 targets -> targets.size() == 0,
                 Duration.ofSeconds(30));
+    }
+
+    @Test
+    void withMonitorARunUsesTheRunningPrometheusSaysWhereToLookAndLeavesItRunning() {
+        Path out = work.resolve("monitored");
+        CliResult monitored = inWork(
+                work,
+                () -> CliResult.bench(("run --monitor --engine flink --db noop --rate 500 --duration 3s --warmup 1s"
+                                + " --metrics-port 0 --out " + out)
+                        .split(" ")));
+        assertEquals(0, monitored.code(), monitored.toString());
+        assertTrue(monitored.out().contains("watch it live: " + url + "/graph?g0.expr="), monitored.toString());
+        assertFalse(monitored.out().contains("prometheus stopped"), "it was not started by this run");
+        assertTrue(new Prometheus(work, new java.io.PrintWriter(java.io.Writer.nullWriter()))
+                .running()
+                .isPresent());
+    }
+
+    @Test
+    void withMonitorAndNoPrometheusPossibleNothingStarts(@TempDir Path otherWork) throws IOException {
+        // the default port taken (by this socket, or by whatever holds it already)
+        try (java.net.ServerSocket taken = takeIfFree(Prometheus.DEFAULT_PORT)) {
+            Path out = otherWork.resolve("run");
+            CliResult refused = inWork(
+                    otherWork,
+                    () -> CliResult.bench(
+                            ("run --monitor --db noop --duration 3s --warmup 1s --metrics-port 0 --out " + out)
+                                    .split(" ")));
+            assertEquals(2, refused.code(), refused.toString());
+            assertEquals(1, refused.err().strip().lines().count(), refused.toString());
+            assertTrue(refused.err().contains("port " + Prometheus.DEFAULT_PORT + " is in use"), refused.toString());
+            assertFalse(Files.exists(out), "nothing was written");
+        }
+    }
+
+    private static java.net.ServerSocket takeIfFree(int port) {
+        try {
+            java.net.ServerSocket socket = new java.net.ServerSocket();
+            socket.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+            return socket;
+        } catch (IOException alreadyTaken) {
+            return null;
+        }
     }
 
     @Test

@@ -47,6 +47,12 @@ public final class Prometheus {
             return "http://127.0.0.1:" + port;
         }
 
+        /** Prometheus's graph page for {@code promql} over the last 15 minutes. */
+        public String graphUrl(String promql) {
+            return url() + "/graph?g0.expr=" + java.net.URLEncoder.encode(promql, StandardCharsets.UTF_8)
+                    + "&g0.tab=0&g0.range_input=15m";
+        }
+
         Optional<ProcessHandle> handle() {
             return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(h -> h.info()
                     .startInstant()
@@ -77,6 +83,22 @@ public final class Prometheus {
         return running.handle().isPresent() ? Optional.of(running) : Optional.empty();
     }
 
+    /** What {@link #start} would refuse (not installed, port taken), checked before anything starts. */
+    public void checkStartable(int port) {
+        if (running().isPresent()) {
+            return;
+        }
+        if (!onPath("prometheus")) {
+            throw new UserError("prometheus is not installed; run as root (./bench installs Debian's prometheus"
+                    + " package with apt-get), or apt-get install prometheus");
+        }
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.bind(new InetSocketAddress("127.0.0.1", port));
+        } catch (IOException e) {
+            throw new UserError("port " + port + " is in use (another Prometheus?); choose another with --port");
+        }
+    }
+
     /** Starts Prometheus on {@code port}, or returns the one that runs. Bad input: {@link UserError}, nothing started. */
     public Running start(int port) throws IOException, InterruptedException {
         Optional<Running> already = running();
@@ -85,15 +107,7 @@ public final class Prometheus {
                     + already.get().pid() + ")");
             return already.get();
         }
-        if (!onPath("prometheus")) {
-            throw new UserError("prometheus is not installed; run ./bench monitor start as root (it installs Debian's"
-                    + " prometheus package with apt-get), or apt-get install prometheus");
-        }
-        try (ServerSocket probe = new ServerSocket()) {
-            probe.bind(new InetSocketAddress("127.0.0.1", port));
-        } catch (IOException e) {
-            throw new UserError("port " + port + " is in use (another Prometheus?); choose another with --port");
-        }
+        checkStartable(port);
         new ScrapeTargets(dir.getParent()).removeEnded();
         writeConfig();
         check(configFile());
