@@ -47,9 +47,20 @@ public record RunRecord(
         return databaseNote != null && !databaseNote.isBlank();
     }
 
+    /**
+     * The layout of result.json that this code writes and reads; a change that an older reader would
+     * misread raises it. Files without it were written before it was introduced, in layout 1.
+     */
+    public static final int SCHEMA_VERSION = 1;
+
     /** Reads {@code folder/result.json}; throws {@link IllegalArgumentException} if it is not a streambench result. */
     public static RunRecord read(Path folder) throws IOException {
         JsonNode root = JSON.readTree(folder.resolve("result.json").toFile());
+        int schemaVersion = root.path("schemaVersion").asInt(1);
+        if (schemaVersion > SCHEMA_VERSION) {
+            throw new IllegalArgumentException(folder.resolve("result.json") + " has schemaVersion " + schemaVersion
+                    + ", newer than this streambench reads (" + SCHEMA_VERSION + "); report it with a newer checkout");
+        }
         JsonNode spec = root.path("spec");
         if (!spec.has("engine") || !spec.has("database") || !root.has("status")) {
             throw new IllegalArgumentException(

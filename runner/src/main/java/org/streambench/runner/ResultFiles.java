@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.LatencyStats;
+import org.streambench.report.RunRecord;
 
 /** Writes and reads result.json (self-describing: spec, results, versions, machine) and per-second.csv. */
 final class ResultFiles {
@@ -93,8 +94,11 @@ final class ResultFiles {
     }
 
     private static void writeJson(Map<String, Object> json, Path dir) throws IOException {
+        Map<String, Object> versioned = new LinkedHashMap<>();
+        versioned.put("schemaVersion", RunRecord.SCHEMA_VERSION);
+        versioned.putAll(json);
         Path tmp = dir.resolve(RESULT + ".tmp");
-        JSON.writeValue(tmp.toFile(), json);
+        JSON.writeValue(tmp.toFile(), versioned);
         Files.move(tmp, dir.resolve(RESULT), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 

@@ -144,6 +144,7 @@ class EndToEndTest {
                 .sum();
         assertEquals(((Number) counts.get("emitted")).longValue(), processed);
 
+        assertEquals(1, result.get("schemaVersion"), "result.json says which layout it has");
         Map<String, Object> environment = map(result, "environment");
         String engineVersion = String.valueOf(environment.get("engineVersion"));
         assertTrue(
