@@ -1,12 +1,7 @@
 package org.streambench.operators;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Properties;
 
 /**
  * The common main of every engine job: read the spec, start the runtime, let the engine run the
@@ -64,27 +59,17 @@ public final class JobMain {
     /** Writes the job report once; returns the exit code. */
     private static synchronized int finish(
             JobRuntime runtime, Path reportFile, String engineVersion, String status, String error) {
-        Properties report = new Properties();
-        report.setProperty("engineVersion", engineVersion);
-        report.setProperty("status", status);
-        if (error != null) {
-            report.setProperty("error", error);
-        }
+        JobReport report;
         if (runtime != null) {
             runtime.requestStop();
-            runtime.describe(report);
+            report = runtime.report(status, error, engineVersion);
             runtime.close();
+        } else {
+            report = JobReport.withoutRuntime(status, error, engineVersion);
         }
         int exitCode = status.equals("finished") ? 0 : 1;
-        Path tmp = reportFile.resolveSibling(reportFile.getFileName() + ".tmp");
-        try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-            report.store(out, "streambench job report");
-        } catch (IOException e) {
-            System.err.println("cannot write the job report " + reportFile + ": " + e);
-            return 1;
-        }
         try {
-            Files.move(tmp, reportFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            report.write(reportFile);
         } catch (IOException e) {
             System.err.println("cannot write the job report " + reportFile + ": " + e);
             return 1;

@@ -6,8 +6,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
@@ -209,28 +210,31 @@ public final class JobRuntime implements AutoCloseable {
         return true;
     }
 
-    /** Writes what the runner verifies: emitted records per generator, processed records, errors, latencies. */
-    public void describe(Properties report) {
-        Map<Integer, Long> emitted = emittedByInstance();
-        report.setProperty("generator.instances", Integer.toString(emitted.size()));
-        emitted.forEach(
-                (instance, count) -> report.setProperty("generator." + instance + ".emitted", Long.toString(count)));
+    /** What the runner verifies: emitted records per generator, processed records, errors, latencies. */
+    public JobReport report(String status, String error, String engineVersion) {
+        Map<Operation, Long> processed = new EnumMap<>(Operation.class);
         for (Operation op : Operation.values()) {
-            report.setProperty("processed." + op.label(), Long.toString(metrics.processedCount(op)));
-        }
-        report.setProperty("errors", Long.toString(metrics.errorCount()));
-        if (metrics.firstError() != null) {
-            report.setProperty("firstError", metrics.firstError());
+            processed.put(op, metrics.processedCount(op));
         }
         OperatorMetrics.LatencyWindow window = measuredWindow();
-        LatencyStats.of(window.successful()).writeTo(report, "latency.");
+        Map<String, LatencyStats> byResult = new LinkedHashMap<>();
         window.byResult().forEach((result, histogram) -> {
             if (histogram.getTotalCount() > 0) {
-                LatencyStats.of(histogram).writeTo(report, "latency." + result.label() + ".");
+                byResult.put(result.label(), LatencyStats.of(histogram));
             }
         });
-        LatencyStats.of(window.endToEnd()).writeTo(report, "endToEnd.");
-        LatencyStats.of(window.generatorDelay()).writeTo(report, "generatorDelay.");
+        return new JobReport(
+                status,
+                error,
+                engineVersion,
+                emittedByInstance(),
+                processed,
+                metrics.errorCount(),
+                metrics.firstError(),
+                LatencyStats.of(window.successful()),
+                byResult,
+                LatencyStats.of(window.endToEnd()),
+                LatencyStats.of(window.generatorDelay()));
     }
 
     @Override

@@ -20,6 +20,7 @@ import org.streambench.operators.Blob;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.JobProtocol;
+import org.streambench.operators.JobReport;
 import org.streambench.runner.monitor.ScrapeTargets;
 
 /**

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.streambench.operators.JobReport;
 
 /** Says how a job JVM ended, from its own report if it wrote one, else from its exit status. */
 final class JobEnd {

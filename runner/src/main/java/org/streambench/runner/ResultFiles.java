@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.JobReport;
 import org.streambench.operators.LatencyStats;
 import org.streambench.report.RunRecord;
 

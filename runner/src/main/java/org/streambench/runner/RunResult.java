@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.JobReport;
 import org.streambench.operators.LatencyStats;
 
 /** Everything one run produced; written as result.json and per-second.csv. */

@@ -13,6 +13,7 @@ import org.streambench.generator.Pattern;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.generator.SensorRecord;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.JobReport;
 import org.streambench.operators.Operation;
 
 /**
