@@ -59,6 +59,7 @@ public final class RecordGenerator {
     }
 
     /** Built directly as the record the engines carry: one object per record, the per-record cost of the harness's ceiling. */
+    @SuppressWarnings("ConstantOverflow") // SplitMix's Weyl sequence wraps around by design
     private static TimedRecord values(String id, long state, long intendedEpochNanos) {
         long a = splitMix(state + GOLDEN_GAMMA);
         long b = splitMix(state + 2 * GOLDEN_GAMMA);

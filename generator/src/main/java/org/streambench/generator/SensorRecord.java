@@ -4,7 +4,7 @@ import java.io.Serializable;
 
 /**
  * One pseudo acceleration-sensor reading: an identifier of exactly 12 characters,
- * three {@code int} values and three {@code double} values.
+ * three integer values and three floating-point values.
  */
 public record SensorRecord(String id, int int1, int int2, int int3, double double1, double double2, double double3)
         implements Serializable {

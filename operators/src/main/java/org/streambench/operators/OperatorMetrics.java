@@ -49,6 +49,7 @@ public final class OperatorMetrics {
     private final Recorder generatorDelayWindow = new Recorder(3);
     private final AtomicReference<String> firstError = new AtomicReference<>();
     /** Held here because Micrometer keeps a function counter's state only weakly. */
+    @SuppressWarnings("UnusedVariable")
     private final LongSupplier generatedRecords;
 
     OperatorMetrics(ExperimentSpec spec, LongSupplier generatedRecords) {

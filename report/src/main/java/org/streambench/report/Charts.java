@@ -32,7 +32,7 @@ final class Charts {
                 Cell cell = cells.get(new Cell.Key(engine, database, pattern, blob));
                 values.add(cell != null && cell.ok() ? cell.throughput() : 0.0);
             }
-            chart.addSeries(engine, labels(databases, cells, pattern, blob), values);
+            chart.addSeries(engine, labels(databases, cells), values);
         }
         return save(dir, chart, "throughput-" + pattern + "-" + blob);
     }
@@ -51,13 +51,13 @@ final class Charts {
                 values.add(has ? cell.latency() : 0.0);
                 errors.add(has ? cell.latencyStddev() : 0.0);
             }
-            chart.addSeries(engine, labels(databases, cells, pattern, blob), values, errors);
+            chart.addSeries(engine, labels(databases, cells), values, errors);
         }
         return save(dir, chart, "latency-" + pattern + "-" + blob);
     }
 
     /** Database names; an emulated one is marked with an asterisk. */
-    private static List<String> labels(List<String> databases, Map<Cell.Key, Cell> cells, String pattern, int blob) {
+    private static List<String> labels(List<String> databases, Map<Cell.Key, Cell> cells) {
         return databases.stream()
                 .map(d ->
                         cells.values().stream().anyMatch(c -> c.key().database().equals(d) && c.emulated())

@@ -146,7 +146,7 @@ public final class Scores {
                             .max(Comparator.comparingDouble(c -> higherIsBetter ? value.apply(c) : -value.apply(c)))
                             .orElseThrow();
                     for (Cell c : candidates) {
-                        if (c == best
+                        if (c.equals(best)
                                 || overlap(
                                         value.apply(c),
                                         half.applyAsDouble(c),

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +42,10 @@ import picocli.CommandLine.Model.OptionSpec;
 public final class Bench {
 
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        System.exit(execute(
+                args,
+                new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true),
+                new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true)));
     }
 
     /** Runs the CLI in this JVM; returns the exit code. */

@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
  * The engines the runner can launch, each as its own JVM with its own module's classpath (their
  * classpaths conflict), with the JVM flags each needs on JDK 17 and its settings' defaults.
  */
+@SuppressWarnings("ImmutableEnumChecker") // the lists and maps are List.of / Map.of
 public enum Engine {
     FLINK("flink-job", "org.streambench.flink.FlinkJob", List.of(), Map.of(), Map.of()),
     SPARK(

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -187,8 +188,9 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 ? out
                 : Home.root()
                         .resolve("results")
-                        .resolve(
-                                "matrix-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+                        .resolve("matrix-"
+                                + LocalDateTime.now(ZoneId.systemDefault())
+                                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         if (dryRun) {
             printPlan(console, plan, plan.cells(), specs);
             return 0;

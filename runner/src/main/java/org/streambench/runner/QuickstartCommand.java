@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +95,8 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
                 : Home.root()
                         .resolve("results")
                         .resolve("quickstart-"
-                                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+                                + LocalDateTime.now(ZoneId.systemDefault())
+                                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         RunCommand.requireUsable(root);
         RunCommand.requireDiskSpace(base.withPattern(Pattern.UPDATE), connection);
         job.checkMonitor();

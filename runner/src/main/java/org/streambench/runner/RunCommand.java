@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,7 +97,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
     }
 
     static Path defaultResultDir(ExperimentSpec spec) {
-        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        String stamp = LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         return Home.root()
                 .resolve("results")
                 .resolve(stamp + "-" + spec.engine() + "-" + spec.database() + "-"

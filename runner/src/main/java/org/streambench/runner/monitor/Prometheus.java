@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -93,7 +94,7 @@ public final class Prometheus {
                     + " package with apt-get), or apt-get install prometheus");
         }
         try (ServerSocket probe = new ServerSocket()) {
-            probe.bind(new InetSocketAddress("127.0.0.1", port));
+            probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         } catch (IOException e) {
             throw new UserError("port " + port + " is in use (another Prometheus?); choose another with --port");
         }

@@ -153,6 +153,7 @@ final class CassandraKind implements ServerKind {
 
     /** Flushes the run's table to SSTables over the server's local JMX port (what nodetool flush does). */
     @Override
+    @SuppressWarnings("BanJNDI") // JMX over RMI to the suite's own server on 127.0.0.1, for a flush that CQL lacks
     public Optional<String> settle(int port, Map<String, String> settings) {
         String keyspace = settings.getOrDefault("keyspace", "streambench");
         String table = settings.getOrDefault("table", "sensor_records");
