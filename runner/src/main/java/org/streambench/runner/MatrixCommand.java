@@ -7,9 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -184,13 +181,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         }
         MatrixPlan plan = plan();
         List<ExperimentSpec> specs = checkCells(plan.cells());
-        Path dir = out != null
-                ? out
-                : Home.root()
-                        .resolve("results")
-                        .resolve("matrix-"
-                                + LocalDateTime.now(ZoneId.systemDefault())
-                                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path dir = out != null ? out : RunCommand.defaultResultDir("matrix");
         if (dryRun) {
             printPlan(console, plan, plan.cells(), specs);
             return 0;

@@ -3,9 +3,6 @@ package org.streambench.runner;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -90,13 +87,7 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
         ExperimentSpec base = options.toSpec(job);
         ExperimentRunner runner = job.runner(console);
         DatabaseSession.check("postgresql", connection);
-        Path root = out != null
-                ? out
-                : Home.root()
-                        .resolve("results")
-                        .resolve("quickstart-"
-                                + LocalDateTime.now(ZoneId.systemDefault())
-                                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path root = out != null ? out : RunCommand.defaultResultDir("quickstart");
         RunCommand.requireUsable(root);
         RunCommand.requireDiskSpace(base.withPattern(Pattern.UPDATE), connection);
         job.checkMonitor();

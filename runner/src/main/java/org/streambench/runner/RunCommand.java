@@ -97,11 +97,19 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
     }
 
     static Path defaultResultDir(ExperimentSpec spec) {
-        String stamp = LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         return Home.root()
                 .resolve("results")
-                .resolve(stamp + "-" + spec.engine() + "-" + spec.database() + "-"
+                .resolve(stamp() + "-" + spec.engine() + "-" + spec.database() + "-"
                         + spec.pattern().cliName() + "-" + spec.blobBytes());
+    }
+
+    /** The default folder of a command's results: {@code results/NAME-yyyyMMdd-HHmmss} (local time). */
+    static Path defaultResultDir(String name) {
+        return Home.root().resolve("results").resolve(name + "-" + stamp());
+    }
+
+    private static String stamp() {
+        return LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     }
 
     /** The result folder must be empty or creatable, and writable; checked by creating it and removing what was created. */
