@@ -8,6 +8,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -25,6 +29,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
@@ -166,7 +171,7 @@ class MonitorTest {
         assertEquals(0, monitored.code(), monitored.toString());
         assertTrue(monitored.out().contains("watch it live: " + url + "/graph?g0.expr="), monitored.toString());
         assertFalse(monitored.out().contains("prometheus stopped"), "it was not started by this run");
-        assertTrue(new Prometheus(work, new java.io.PrintWriter(java.io.Writer.nullWriter()))
+        assertTrue(new Prometheus(work, new PrintWriter(Writer.nullWriter()))
                 .running()
                 .isPresent());
     }
@@ -174,7 +179,7 @@ class MonitorTest {
     @Test
     void withMonitorAndNoPrometheusPossibleNothingStarts(@TempDir Path otherWork) throws IOException {
         // the default port taken (by this socket, or by whatever holds it already)
-        try (java.net.ServerSocket taken = takeIfFree(Prometheus.DEFAULT_PORT)) {
+        try (ServerSocket taken = takeIfFree(Prometheus.DEFAULT_PORT)) {
             Path out = otherWork.resolve("run");
             CliResult refused = inWork(
                     otherWork,
@@ -188,10 +193,10 @@ class MonitorTest {
         }
     }
 
-    private static java.net.ServerSocket takeIfFree(int port) {
+    private static ServerSocket takeIfFree(int port) {
         try {
-            java.net.ServerSocket socket = new java.net.ServerSocket();
-            socket.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+            ServerSocket socket = new ServerSocket();
+            socket.bind(new InetSocketAddress("127.0.0.1", port));
             return socket;
         } catch (IOException alreadyTaken) {
             return null;
@@ -228,7 +233,7 @@ class MonitorTest {
         assertEquals(2, second.code(), second.toString());
         assertEquals(1, second.err().strip().lines().count(), second.toString());
         assertTrue(second.err().contains("port " + port + " is in use"), second.toString());
-        assertFalse(new Prometheus(otherWork, new java.io.PrintWriter(java.io.Writer.nullWriter()))
+        assertFalse(new Prometheus(otherWork, new PrintWriter(Writer.nullWriter()))
                 .running()
                 .isPresent());
     }
@@ -323,7 +328,7 @@ class MonitorTest {
         return last;
     }
 
-    private static synchronized CliResult inWork(Path dir, java.util.function.Supplier<CliResult> call) {
+    private static synchronized CliResult inWork(Path dir, Supplier<CliResult> call) {
         String previous = System.getProperty("streambench.work");
         System.setProperty("streambench.work", dir.toString());
         try {
