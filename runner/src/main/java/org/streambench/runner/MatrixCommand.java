@@ -179,6 +179,12 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 && (specFile == null || !Bench.readYaml(specFile).containsKey("warmup"))) {
             experiment.warmup = DEFAULT_WARMUP;
         }
+        if (!matched("--metrics-port")
+                && (specFile == null || !Bench.readYaml(specFile).containsKey("metrics-port"))) {
+            // each cell's job on any free port: Prometheus finds it through the scrape targets, and a
+            // fixed port would collide with any other bench running on this machine
+            job.metricsPort = "0";
+        }
         MatrixPlan plan = plan();
         List<ExperimentSpec> specs = checkCells(plan.cells());
         Path dir = out != null ? out : RunCommand.defaultResultDir("matrix");
@@ -332,13 +338,14 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         if (!specs.isEmpty()) {
             console.printf(
                     Locale.ROOT,
-                    "each cell: warm-up %s, %d s measured, %,d keys, parallelism %d%n",
+                    "each cell: warm-up %s, %d s measured, %,d keys, parallelism %d, metrics on %s%n",
                     experiment.steadyWarmup()
                             ? "until steady, at most " + specs.get(0).warmupSeconds() + " s"
                             : specs.get(0).warmupSeconds() + " s",
                     specs.get(0).durationSeconds(),
                     specs.get(0).keys(),
-                    specs.get(0).parallelism());
+                    specs.get(0).parallelism(),
+                    job.metricsPort.trim().equals("0") ? "any free port" : "port " + job.metricsPort.trim());
         }
         long seconds = 0;
         for (int i = 0; i < cells.size(); i++) {

@@ -196,6 +196,7 @@ class MatrixTest {
         assertTrue(
                 run.out().contains("each cell: warm-up until steady, at most 30 s, 30 s measured"),
                 "the matrix's default warm-up: " + run.out());
+        assertTrue(run.out().contains("metrics on any free port"), "never the fixed default port: " + run.out());
         assertTrue(run.out().contains("flink/cassandra/read/1/rep-1"), run.out());
         assertFalse(Files.exists(out));
     }
