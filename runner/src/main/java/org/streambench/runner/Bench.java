@@ -37,6 +37,7 @@ import picocli.CommandLine.Model.OptionSpec;
             QuickstartCommand.class,
             DbCommand.class,
             MonitorCommand.class,
+            SwarmCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Bench {

@@ -13,24 +13,34 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Docker Swarm stack files, validated offline (there is no Docker engine here): Docker's own
  * {@code docker stack config} accepts each, and every service is pinned, limited, placed and
  * health-checked; the monitoring stack stays within the study's 2 CPUs, uses the repository's
- * grafana/ files themselves, and its Prometheus configuration passes promtool.
+ * grafana/ files themselves, and its Prometheus configuration passes promtool. Every database of
+ * the study has a stack and a cluster matrix spec that bench accepts, whose addresses are services
+ * of the stacks on their client ports; {@code bench swarm} refuses clearly where there is no Swarm.
  */
 @Tag("integration")
 class SwarmStacksTest {
 
     private static final Path SWARM = Home.root().resolve("docker-swarm");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final List<String> STUDY_DATABASES =
+            List.of("cassandra", "hbase", "mongodb", "postgresql", "mariadb");
+    /** The client port of each server image the stacks use; mongos takes its port from its command. */
+    private static final Map<String, Integer> CLIENT_PORT_OF_IMAGE =
+            Map.of("cassandra", 9042, "zookeeper", 2181, "postgres", 5432, "mariadb", 3306);
 
     @Test
     void dockerAcceptsEveryStackAndEveryServiceIsPinnedLimitedPlacedAndHealthChecked() throws Exception {
@@ -94,6 +104,98 @@ class SwarmStacksTest {
                 SWARM.resolve("prometheus/prometheus.yml").toString()));
         assertEquals(0, check.code(), check.output());
         assertTrue(check.output().contains("SUCCESS"), check.output());
+    }
+
+    @Test
+    void everyDatabaseOfTheStudyHasAStackAndAClusterMatrixSpecThatBenchAccepts(@TempDir Path tmp) throws Exception {
+        for (String database : STUDY_DATABASES) {
+            assertTrue(Files.isRegularFile(SWARM.resolve(database + ".yml")), database + ": a stack");
+            Path spec = clusterSpec(database);
+            assertEquals(
+                    database,
+                    YAML.readTree(spec.toFile()).path("databases").asText(),
+                    spec + " runs " + database + " only");
+            Path out = tmp.resolve(database);
+            CliResult dryRun =
+                    CliResult.bench("matrix", "--spec", spec.toString(), "--dry-run", "--out", out.toString());
+            assertEquals(0, dryRun.code(), spec + ": " + dryRun);
+            assertTrue(dryRun.out().contains("36 experiments"), spec + ": " + dryRun);
+            assertFalse(Files.exists(out), "a dry run writes nothing");
+        }
+    }
+
+    @Test
+    void everyAddressInTheClusterSpecsIsAServiceOfTheStacksOnItsClientPort() throws Exception {
+        Map<String, Integer> clientPorts = new TreeMap<>();
+        for (Path stack : stacks()) {
+            for (Map.Entry<String, JsonNode> service :
+                    iterable(stackConfig(stack).get("services"))) {
+                clientPort(service.getValue()).ifPresent(port -> clientPorts.put(service.getKey(), port));
+            }
+        }
+        for (String database : STUDY_DATABASES) {
+            Path spec = clusterSpec(database);
+            String url = YAML.readTree(spec.toFile()).path("db-url").asText();
+            List<String> addresses = addresses(url);
+            assertFalse(addresses.isEmpty(), spec + ": db-url names host:port addresses: " + url);
+            for (String address : addresses) {
+                int colon = address.lastIndexOf(':');
+                assertTrue(colon > 0, spec + ": " + address + " is host:port");
+                String host = address.substring(0, colon);
+                int port = Integer.parseInt(address.substring(colon + 1));
+                assertEquals(
+                        clientPorts.get(host),
+                        Integer.valueOf(port),
+                        spec + ": " + address + " must be a service of the stacks on its client port: " + clientPorts);
+            }
+        }
+    }
+
+    @Test
+    void benchSwarmListsTheStacksAndRefusesAnUnknownOneAndAMachineWithoutASwarm() {
+        CliResult stacks = CliResult.bench("swarm", "stacks");
+        assertEquals(0, stacks.code(), stacks.toString());
+        assertEquals(
+                List.of("base", "cassandra", "hbase", "mariadb", "mongodb", "monitoring", "postgresql"),
+                stacks.out().strip().lines().toList());
+
+        CliResult unknown = CliResult.bench("swarm", "deploy", "oracle");
+        assertEquals(2, unknown.code(), unknown.toString());
+        assertTrue(
+                unknown.err().contains("no stack 'oracle'") && unknown.err().contains("postgresql"),
+                unknown.toString());
+        assertEquals(1, unknown.err().strip().lines().count(), "one line: " + unknown);
+
+        // these machines have the docker CLI but no Docker engine, so no Swarm is reachable
+        for (String action : List.of("deploy", "rm")) {
+            CliResult noSwarm = CliResult.bench("swarm", action, "postgresql");
+            assertEquals(2, noSwarm.code(), noSwarm.toString());
+            assertTrue(noSwarm.err().contains("no Docker engine is reachable"), noSwarm.toString());
+            assertEquals(1, noSwarm.err().strip().lines().count(), "one line: " + noSwarm);
+        }
+    }
+
+    private static Path clusterSpec(String database) {
+        return SWARM.resolve("cluster").resolve(database + ".yaml");
+    }
+
+    /** The host:port pairs of a JDBC or mongodb:// URL (after // up to the next /) or of a contact-point list. */
+    private static List<String> addresses(String url) {
+        int scheme = url.indexOf("//");
+        String hosts = scheme < 0 ? url : url.substring(scheme + 2);
+        int path = hosts.indexOf('/');
+        return List.of((path < 0 ? hosts : hosts.substring(0, path)).split(","));
+    }
+
+    private static Optional<Integer> clientPort(JsonNode service) {
+        List<String> command = new ArrayList<>();
+        service.path("command").forEach(c -> command.add(c.asText()));
+        if (!command.isEmpty() && command.get(0).equals("mongos")) {
+            return Optional.of(Integer.parseInt(command.get(command.indexOf("--port") + 1)));
+        }
+        String image = service.path("image").asText();
+        return Optional.ofNullable(
+                CLIENT_PORT_OF_IMAGE.get(image.substring(image.lastIndexOf('/') + 1, image.lastIndexOf(':'))));
     }
 
     private static List<Path> stacks() throws Exception {
