@@ -23,12 +23,8 @@ final class SwarmCommand {
                 Home.root().resolve("docker-swarm"), command.commandLine().getOut());
     }
 
-    @Command(
-            name = "deploy",
-            mixinStandardHelpOptions = true,
-            description = "docker stack deploy of docker-swarm/NAME.yml as streambench-NAME "
-                    + "(creates the overlay network 'streambench' if it is missing).")
-    static final class Deploy implements Callable<Integer> {
+    /** A subcommand that acts on one stack, named on the command line. */
+    abstract static class OnOneStack implements Callable<Integer> {
         @Parameters(
                 paramLabel = "NAME",
                 description = "A stack: base, monitoring, or a database (see: bench swarm stacks).")
@@ -37,23 +33,31 @@ final class SwarmCommand {
         @Spec
         CommandSpec command;
 
+        abstract int on(Swarm swarm, String stack) throws Exception;
+
         @Override
         public Integer call() throws Exception {
-            return swarm(command).deploy(name);
+            return on(swarm(command), name);
+        }
+    }
+
+    @Command(
+            name = "deploy",
+            mixinStandardHelpOptions = true,
+            description = "docker stack deploy of docker-swarm/NAME.yml as streambench-NAME "
+                    + "(creates the overlay network 'streambench' if it is missing).")
+    static final class Deploy extends OnOneStack {
+        @Override
+        int on(Swarm swarm, String stack) throws Exception {
+            return swarm.deploy(stack);
         }
     }
 
     @Command(name = "rm", mixinStandardHelpOptions = true, description = "docker stack rm of streambench-NAME.")
-    static final class Remove implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME", description = "A stack deployed with bench swarm deploy.")
-        String name;
-
-        @Spec
-        CommandSpec command;
-
+    static final class Remove extends OnOneStack {
         @Override
-        public Integer call() throws Exception {
-            return swarm(command).remove(name);
+        int on(Swarm swarm, String stack) throws Exception {
+            return swarm.remove(stack);
         }
     }
 
