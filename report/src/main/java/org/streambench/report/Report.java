@@ -13,8 +13,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -38,10 +40,12 @@ public final class Report {
     private final List<String> databases;
     private final List<String> patterns;
     private final List<Integer> blobs;
+    private final PlannedCells planned;
 
-    private Report(Path dir, List<RunRecord> runs) {
+    private Report(Path dir, List<RunRecord> runs, PlannedCells planned) {
         this.dir = dir;
         this.runs = runs;
+        this.planned = planned;
         Map<Cell.Key, List<RunRecord>> byKey = new LinkedHashMap<>();
         runs.forEach(r -> byKey.computeIfAbsent(
                         new Cell.Key(r.engine(), r.database(), r.pattern(), r.blobBytes()), k -> new ArrayList<>())
@@ -75,7 +79,14 @@ public final class Report {
         for (Path folder : folders) {
             runs.add(RunRecord.read(folder));
         }
-        return new Report(dir, runs);
+        PlannedCells planned =
+                PlannedCells.read(dir, folders.stream().map(Path::normalize).collect(Collectors.toSet()));
+        return new Report(dir, runs, planned);
+    }
+
+    /** The matrix's plan when DIR is a matrix folder (with the planned experiments that have no result); else null. */
+    public PlannedCells planned() {
+        return planned;
     }
 
     /** The tables score real databases only: {@code noop} measures the harness's ceiling and stores nothing. */
@@ -219,7 +230,13 @@ public final class Report {
                 runs.size() + " runs in " + cells.size() + " cells (" + engines.size() + " engines x "
                         + databases.size()
                         + " databases x " + patterns.size() + " patterns x " + blobs.size() + " BLOB sizes); "
-                        + (failed == 0 ? "all ok" : failed + " cells failed or incomplete"));
+                        + (failed == 0 ? "all ok" : failed + " cells failed or incomplete")
+                        + (planned == null
+                                ? ""
+                                : "; the matrix planned " + planned.planned() + " experiments, "
+                                        + (planned.missing().isEmpty()
+                                                ? "every one has a result"
+                                                : planned.missing().size() + " have no result")));
         row(h, "machine", distinct(r -> r.host() + " (" + r.cores() + " cores)"));
         row(h, "engines", distinct(RunRecord::engineVersion));
         row(h, "databases", distinct(RunRecord::databaseVersion));
@@ -232,6 +249,21 @@ public final class Report {
         row(h, "commit", distinct(r -> r.commit() == null ? "unknown" : r.commit()));
         row(h, "folder", dir.toAbsolutePath().toString());
         h.append("</tbody></table>\n");
+        if (planned != null && !planned.missing().isEmpty()) {
+            h.append("<p class=\"bad\">This matrix is unfinished: ")
+                    .append(planned.missing().size())
+                    .append(" of ")
+                    .append(planned.planned())
+                    .append(" planned experiments have no result (")
+                    .append(esc(planned.missing().stream()
+                            .collect(Collectors.groupingBy(
+                                    PlannedCells.Missing::state, TreeMap::new, Collectors.counting()))
+                            .entrySet()
+                            .stream()
+                            .map(e -> e.getValue() + " " + e.getKey())
+                            .collect(Collectors.joining(", "))))
+                    .append("); the tables score only what was measured. They are listed under Every cell.</p>\n");
+        }
         if (runs.stream().anyMatch(RunRecord::emulated)) {
             h.append("<p class=\"note\">* Measured against an emulator, not the real database: ")
                     .append(esc(runs.stream()
@@ -421,6 +453,21 @@ public final class Report {
                     .append("</td><td class=\"l\">")
                     .append(state)
                     .append("</td></tr>");
+        }
+        if (planned != null) {
+            for (PlannedCells.Missing m : planned.missing()) {
+                h.append("<tr><td class=\"l\">")
+                        .append(esc(m.engine()))
+                        .append("</td><td class=\"l\">")
+                        .append(esc(m.database()))
+                        .append("</td><td class=\"l\">")
+                        .append(esc(m.pattern()))
+                        .append("</td><td>")
+                        .append(m.blobBytes())
+                        .append("</td><td>0</td><td></td><td></td><td class=\"l\"><span class=\"bad\">NO RESULT: ")
+                        .append(esc(m.state() + (m.reason() == null ? "" : " (" + m.reason() + ")")))
+                        .append("</span></td></tr>");
+            }
         }
         h.append("</tbody></table>\n");
     }
