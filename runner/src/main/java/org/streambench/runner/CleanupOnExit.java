@@ -9,10 +9,10 @@ import java.util.Deque;
  * JVM-wide shutdown hook runs the steps still registered, newest first; a step that finished
  * normally deregisters itself. (SIGKILL runs no hook: job JVMs watch their runner for that.)
  */
-final class CleanupOnExit {
+public final class CleanupOnExit {
 
     /** A registered step; closing it deregisters it without running it. */
-    interface Registration extends AutoCloseable {
+    public interface Registration extends AutoCloseable {
         @Override
         void close();
     }
@@ -28,7 +28,7 @@ final class CleanupOnExit {
 
     private CleanupOnExit() {}
 
-    static Registration register(String what, Runnable action) {
+    public static Registration register(String what, Runnable action) {
         Step step = new Step(what, action);
         synchronized (STEPS) {
             STEPS.push(step);
@@ -41,7 +41,7 @@ final class CleanupOnExit {
     }
 
     /** True once the JVM is shutting down before the command finished: nothing may look like a result any more. */
-    static boolean exiting() {
+    public static boolean exiting() {
         return exiting;
     }
 

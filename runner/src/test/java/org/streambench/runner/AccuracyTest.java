@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.streambench.runner.results.ResultFiles;
 
 /**
  * The suite's own figures against a truth known in advance: the noop connector with

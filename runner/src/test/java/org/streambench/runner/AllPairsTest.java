@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.servers.ServerState;
 
 /** The README's claim that every engine works with every database: a short bounded insert run of each of the 15 pairs, verified. */

@@ -152,6 +152,29 @@ class ArchitectureTest {
                 .resideInAPackage("org.streambench.runner.."));
     }
 
+    @Test
+    void theRunnersPackagesDependDownwardsOnly() {
+        // cli uses everything; an experiment knows nothing of the commands; results are plain data
+        check(noClasses()
+                .that()
+                .resideInAPackage("org.streambench.runner..")
+                .and()
+                .resideOutsideOfPackage("org.streambench.runner.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.streambench.runner.cli.."));
+        check(noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "org.streambench.runner.results..",
+                        "org.streambench.runner.servers..",
+                        "org.streambench.runner.monitor..",
+                        "org.streambench.runner.swarm..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.streambench.runner.experiment.."));
+    }
+
     private static void check(ArchRule rule) {
         rule.check(classes);
     }

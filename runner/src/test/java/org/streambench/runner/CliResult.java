@@ -2,6 +2,7 @@ package org.streambench.runner;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import org.streambench.runner.cli.Bench;
 
 /** Runs the bench CLI in this JVM, as ./bench does, and captures what it printed. */
 record CliResult(int code, String out, String err) {

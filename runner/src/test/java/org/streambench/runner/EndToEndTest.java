@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.streambench.runner.experiment.ExperimentRunner;
+import org.streambench.runner.results.ResultFiles;
+import org.streambench.runner.results.Warmup;
 import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 

@@ -16,6 +16,7 @@ import org.streambench.db.StoredRecord;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.RecordGenerator;
+import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.servers.ServerState;
 
 /**

@@ -25,6 +25,7 @@ import org.streambench.generator.SensorRecord;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobRuntime;
 import org.streambench.operators.ProcessingOperator;
+import org.streambench.runner.experiment.ExperimentRunner;
 
 /**
  * A job closes its metrics endpoint a moment before its JVM exits. The runner's per-second loop

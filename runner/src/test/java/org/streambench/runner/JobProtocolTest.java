@@ -13,6 +13,7 @@ import org.streambench.operators.JobProtocol.Meter;
 import org.streambench.operators.JobRuntime;
 import org.streambench.operators.Operation;
 import org.streambench.operators.OperatorMetrics;
+import org.streambench.runner.experiment.MetricsScraper;
 
 /** What a job exports is what the runner reads: the same names on both sides, and the numbers add up. */
 class JobProtocolTest {

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.runner.matrix.Journal;
+import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.servers.LocalServers;
 
 /** bench matrix as a user runs it: its own JVM, its own local servers, killed and resumed. */

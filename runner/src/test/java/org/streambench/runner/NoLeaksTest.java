@@ -26,6 +26,8 @@ import org.streambench.db.Database;
 import org.streambench.generator.Keys;
 import org.streambench.generator.SensorRecord;
 import org.streambench.operators.Blob;
+import org.streambench.runner.experiment.ExperimentRunner;
+import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.streambench.runner.results.RunResult;
 
 /** When a throttled run counts as behind its target, on hand-made per-second rows. */
 class RateTest {

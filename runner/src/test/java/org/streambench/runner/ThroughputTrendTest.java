@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Test;
+import org.streambench.runner.results.RunResult;
 
 /** The measured window's trend, on per-second series computed by hand. */
 class ThroughputTrendTest {

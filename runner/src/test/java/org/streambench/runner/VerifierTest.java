@@ -19,6 +19,8 @@ import org.streambench.operators.GeneratorInstance;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.JobRuntime;
 import org.streambench.operators.ProcessingOperator;
+import org.streambench.runner.experiment.Verifier;
+import org.streambench.runner.results.Verification;
 
 /**
  * Drives generator and operator in this JVM against a real server, then checks that the
@@ -68,7 +70,7 @@ class VerifierTest {
         return spec;
     }
 
-    private Verifier.Verification verify(ExperimentSpec spec, Database db) {
+    private Verification verify(ExperimentSpec spec, Database db) {
         // through the job report's codec, as the runner reads what the job wrote
         JobReport report =
                 JobReport.parse(runtime.report("finished", null, "test").toProperties());
@@ -80,7 +82,7 @@ class VerifierTest {
     void passesAnHonestRunAndCatchesTamperedValues(String database) throws Exception {
         try (Database db = TestServers.open(database)) {
             ExperimentSpec spec = honestRun(database, db, 400);
-            Verifier.Verification honest = verify(spec, db);
+            Verification honest = verify(spec, db);
             assertEquals(0, honest.mismatches(), honest.details().toString());
             assertTrue(
                     honest.expectedInserts() > 150 && honest.expectedInserts() < 250, "about half of 400 are new keys");
@@ -89,7 +91,7 @@ class VerifierTest {
 
             SensorRecord stored = db.read(Keys.existing(7)).orElseThrow().record();
             db.update(stored.plus(new SensorRecord(stored.id(), 1, 0, 0, 0, 0, 0)), Blob.of(BLOB, 11));
-            Verifier.Verification tampered = verify(spec, db);
+            Verification tampered = verify(spec, db);
             assertEquals(1, tampered.mismatches(), tampered.details().toString());
             assertTrue(
                     tampered.details().get(0).contains(Keys.existing(7)),
@@ -105,7 +107,7 @@ class VerifierTest {
             SensorRecord stored = db.read(Keys.existing(3)).orElseThrow().record();
             db.update(stored, Blob.of(BLOB - 1, 11));
             db.insert(new SensorRecord(Keys.fresh(Keys.MAX_TOKEN, 0, 0), 0, 0, 0, 0, 0, 0), Blob.of(BLOB, 11));
-            Verifier.Verification tampered = verify(spec, db);
+            Verification tampered = verify(spec, db);
             String details = tampered.details().toString();
             assertTrue(details.contains("BLOBs are not " + BLOB + " bytes long"), details);
             assertTrue(details.contains("row count grew by " + (tampered.expectedInserts() + 1)), details);

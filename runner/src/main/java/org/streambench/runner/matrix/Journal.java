@@ -55,6 +55,9 @@ public final class Journal {
         public Double measuredSeconds;
         public Double overheadSeconds;
         public Double throughput;
+        /** Where the cell's wall time went, phase by phase (serverStart when its database server was started for it). */
+        public Map<String, Double> phaseSeconds = new LinkedHashMap<>();
+
         public int attempts;
 
         Entry(Cell cell) {
@@ -135,6 +138,10 @@ public final class Journal {
             entry.overheadSeconds = number(c, "overheadSeconds");
             entry.throughput = number(c, "throughput");
             entry.attempts = c.path("attempts").asInt(0);
+            c.path("phaseSeconds")
+                    .fields()
+                    .forEachRemaining(
+                            f -> entry.phaseSeconds.put(f.getKey(), f.getValue().asDouble()));
             journal.entries.put(entry.cell.id(), entry);
         }
         return journal;
@@ -199,6 +206,8 @@ public final class Journal {
             c.put("measuredSeconds", e.measuredSeconds);
             c.put("overheadSeconds", e.overheadSeconds);
             c.put("throughput", e.throughput);
+            ObjectNode phases = c.putObject("phaseSeconds");
+            e.phaseSeconds.forEach((phase, seconds) -> phases.put(phase, Math.round(seconds * 1000) / 1000.0));
         }
         Files.createDirectories(dir);
         Path tmp = dir.resolve(FILE + ".tmp");

@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.experiment;
 
 import java.io.File;
 import java.nio.file.Path;
@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.streambench.runner.Home;
+import org.streambench.runner.UserError;
 
 /**
  * The engines the runner can launch, each as its own JVM with its own module's classpath (their

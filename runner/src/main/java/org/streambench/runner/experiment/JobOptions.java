@@ -1,12 +1,15 @@
-package org.streambench.runner;
+package org.streambench.runner.experiment;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import org.streambench.runner.CleanupOnExit;
+import org.streambench.runner.Home;
+import org.streambench.runner.UserError;
 import org.streambench.runner.monitor.Prometheus;
 import picocli.CommandLine.Option;
 
 /** How the runner launches and watches the job JVM. */
-final class JobOptions {
+public final class JobOptions {
 
     @Option(
             names = "--metrics-host",
@@ -18,7 +21,7 @@ final class JobOptions {
             names = "--metrics-port",
             defaultValue = "9400",
             description = "Port of the job's Prometheus endpoint; 0 = any free port (default: ${DEFAULT-VALUE}).")
-    String metricsPort;
+    public String metricsPort;
 
     @Option(names = "--job-heap", defaultValue = "1g", description = "Heap of the job JVM (default: ${DEFAULT-VALUE}).")
     String jobHeap;
@@ -40,10 +43,10 @@ final class JobOptions {
             description = "Watch it live: use the suite's Prometheus (bench monitor), starting it on port "
                     + Prometheus.DEFAULT_PORT
                     + " if it does not run (and stopping it at the end), and print where to look.")
-    boolean monitor;
+    public boolean monitor;
 
     /** With --monitor: what would keep Prometheus from starting, checked before anything starts. */
-    void checkMonitor() {
+    public void checkMonitor() {
         if (monitor) {
             new Prometheus(Home.work(), new PrintWriter(PrintWriter.nullWriter()))
                     .checkStartable(Prometheus.DEFAULT_PORT);
@@ -54,7 +57,7 @@ final class JobOptions {
      * With --monitor: the suite's Prometheus, started now if it does not run; returns what ends the
      * watching (it stops a Prometheus started here, also when the command is interrupted).
      */
-    Runnable startMonitor(PrintWriter out) throws IOException, InterruptedException {
+    public Runnable startMonitor(PrintWriter out) throws IOException, InterruptedException {
         if (!monitor) {
             return () -> {};
         }
@@ -86,7 +89,7 @@ final class JobOptions {
     private static final String LIVE_THROUGHPUT =
             "sum by (engine, database, pattern, blob_bytes) (rate(streambench_records_total[5s]))";
 
-    ExperimentRunner runner(PrintWriter out) {
+    public ExperimentRunner runner(PrintWriter out) {
         if (!jobHeap.matches("\\d+[mMgG]")) {
             throw new UserError("--job-heap '" + jobHeap + "' must look like 512m or 2g");
         }

@@ -1,8 +1,9 @@
-package org.streambench.runner;
+package org.streambench.runner.cli;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.streambench.report.Report;
+import org.streambench.runner.UserError;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -36,7 +37,15 @@ final class ReportCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         Path index = report.write();
-        command.commandLine().getOut().println("report of " + report.runs().size() + " runs: " + index);
+        String unfinished =
+                report.planned() == null || report.planned().missing().isEmpty()
+                        ? ""
+                        : " (UNFINISHED MATRIX: " + report.planned().missing().size() + " of "
+                                + report.planned().planned() + " planned experiments have no result; resume it with "
+                                + "./bench matrix --resume " + dir + ")";
+        command.commandLine()
+                .getOut()
+                .println("report of " + report.runs().size() + " runs" + unfinished + ": " + index);
         return 0;
     }
 }

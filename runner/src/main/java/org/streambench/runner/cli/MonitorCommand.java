@@ -1,8 +1,10 @@
-package org.streambench.runner;
+package org.streambench.runner.cli;
 
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.streambench.runner.Home;
+import org.streambench.runner.experiment.Inputs;
 import org.streambench.runner.monitor.Prometheus;
 import org.streambench.runner.monitor.ScrapeTargets;
 import picocli.CommandLine.Command;

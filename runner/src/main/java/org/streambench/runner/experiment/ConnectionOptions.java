@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.experiment;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -6,17 +6,18 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.UserError;
 import org.streambench.runner.servers.LocalServers;
 import picocli.CommandLine.Option;
 
 /** Where the database is: an external one by its settings, or the suite's own local server. */
-final class ConnectionOptions {
+public final class ConnectionOptions {
 
     @Option(
             names = "--db-url",
             description = "Connection URL of an external database (e.g. jdbc:postgresql://host:5432/db). "
                     + "Without it, the suite starts its own local server.")
-    String url;
+    public String url;
 
     @Option(names = "--db-user", description = "User for --db-url.")
     String user;
@@ -48,7 +49,7 @@ final class ConnectionOptions {
     boolean keepDb;
 
     /** Entries of a spec file's db-setting mapping; the command line wins per key. */
-    void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
+    public void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
         mappingsByOption.getOrDefault("db-setting", Map.of()).forEach(extra::putIfAbsent);
     }
 

@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.experiment;
 
 import java.io.IOException;
 import java.net.URI;
@@ -10,7 +10,7 @@ import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobProtocol.Meter;
 
 /** Reads the job's Prometheus endpoint and sums the streambench counters over their labels. */
-final class MetricsScraper {
+public final class MetricsScraper {
 
     private static final String RECORDS = Meter.RECORDS.exportedName();
     private static final String READS = Meter.READ_LATENCY.exportedName() + "_count";
@@ -23,7 +23,7 @@ final class MetricsScraper {
      * Cumulative counters at one instant: {@code nanoTime} on the runner's clock when the answer
      * came; {@code jobEpochNanos} on the job's clock when it read the counters (0 if the job does not show it).
      */
-    record Snapshot(
+    public record Snapshot(
             long nanoTime,
             long jobEpochNanos,
             double records,
@@ -75,7 +75,7 @@ final class MetricsScraper {
         }
     }
 
-    static Snapshot parse(String text, long nanoTime) {
+    public static Snapshot parse(String text, long nanoTime) {
         double records = 0;
         double reads = 0;
         double readSeconds = 0;

@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.results;
 
 import java.util.List;
 import org.streambench.operators.ExperimentSpec;
@@ -13,13 +13,13 @@ import org.streambench.operators.ExperimentSpec;
  * @param seconds how long the warm-up took
  * @param steady  for the steady mode, whether it ended steady (false: the maximum was reached first)
  */
-record Warmup(String mode, int seconds, Boolean steady) {
+public record Warmup(String mode, int seconds, Boolean steady) {
 
-    static final int WINDOW_SECONDS = 10;
+    public static final int WINDOW_SECONDS = 10;
     static final double TOLERANCE_PERCENT = 5;
-    static final int DEFAULT_MAX_SECONDS = 120;
+    public static final int DEFAULT_MAX_SECONDS = 120;
 
-    static Warmup of(boolean steadyWarmup, ExperimentSpec spec, List<RunResult.Second> seconds) {
+    public static Warmup of(boolean steadyWarmup, ExperimentSpec spec, List<RunResult.Second> seconds) {
         int warmup = (int) seconds.stream().filter(RunResult.Second::warmup).count();
         if (!steadyWarmup) {
             return new Warmup("fixed", Math.min(warmup, spec.warmupSeconds()), null);
@@ -28,7 +28,7 @@ record Warmup(String mode, int seconds, Boolean steady) {
     }
 
     /** Whether the last {@value #WINDOW_SECONDS} seconds of {@code seconds} are steady. */
-    static boolean steady(List<RunResult.Second> seconds) {
+    public static boolean steady(List<RunResult.Second> seconds) {
         if (seconds.size() < WINDOW_SECONDS) {
             return false;
         }

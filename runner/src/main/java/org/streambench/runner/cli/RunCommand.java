@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -16,6 +16,16 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.LatencyStats;
+import org.streambench.runner.CleanupOnExit;
+import org.streambench.runner.Home;
+import org.streambench.runner.UserError;
+import org.streambench.runner.experiment.ConnectionOptions;
+import org.streambench.runner.experiment.DatabaseSession;
+import org.streambench.runner.experiment.ExperimentOptions;
+import org.streambench.runner.experiment.ExperimentRunner;
+import org.streambench.runner.experiment.JobOptions;
+import org.streambench.runner.results.RunResult;
+import org.streambench.runner.results.Verification;
 import org.streambench.runner.servers.LocalServers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -198,7 +208,11 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 s.pattern().cliName(),
                 s.blobBytes()));
         if (r.environment().databaseNote() != null) {
-            line.append("[").append(r.environment().databaseNote()).append("] ");
+            // the label only ("MONGODB EMULATOR"): the whole note was printed when the server started
+            String note = r.environment().databaseNote();
+            line.append("[")
+                    .append(note.contains(":") ? note.substring(0, note.indexOf(':')) : note)
+                    .append("] ");
         }
         if (CleanupOnExit.exiting()) {
             return line.append("INTERRUPTED: the result folder says so -> ")
@@ -245,7 +259,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 line.append(String.format(Locale.ROOT, " [hits %.0f us, misses %.0f us]", hits.mean(), misses.mean()));
             }
         }
-        Verifier.Verification v = r.verification();
+        Verification v = r.verification();
         line.append(String.format(Locale.ROOT, ", verification %d checks, %d mismatches", v.checked(), v.mismatches()));
         if (!v.details().isEmpty()) {
             line.append(" (").append(v.details().get(0)).append(")");

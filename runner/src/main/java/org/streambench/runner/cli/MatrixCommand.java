@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,10 +17,20 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.CleanupOnExit;
+import org.streambench.runner.Home;
+import org.streambench.runner.UserError;
+import org.streambench.runner.experiment.ConnectionOptions;
+import org.streambench.runner.experiment.DatabaseSession;
+import org.streambench.runner.experiment.ExperimentOptions;
+import org.streambench.runner.experiment.Inputs;
+import org.streambench.runner.experiment.JobOptions;
 import org.streambench.runner.matrix.Cell;
 import org.streambench.runner.matrix.Journal;
 import org.streambench.runner.matrix.MatrixPlan;
+import org.streambench.runner.matrix.MatrixProgress;
 import org.streambench.runner.monitor.MatrixMetrics;
+import org.streambench.runner.results.RunResult;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -405,10 +415,16 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 .add(e));
         job.checkMonitor();
         Runnable stopMonitor = job.startMonitor(console);
+        long ok = journal.count(Journal.State.OK);
+        long failedBefore = journal.count(Journal.State.FAILED);
+        // a bar only on a terminal: in a log file it would be a thousand lines of redraws
+        MatrixProgress progress = MatrixProgress.start(total, ok + failedBefore, MatrixProgress.terminal());
         try (MatrixMetrics metrics = new MatrixMetrics(Home.work(), total)) {
-            metrics.progress(journal.count(Journal.State.OK), journal.count(Journal.State.FAILED), remaining(journal));
-            runGroups(journal, console, byDatabase, metrics, total, matrixStart);
+            metrics.progress(ok, failedBefore, remaining(journal));
+            progress.update(ok, failedBefore, todo.size());
+            runGroups(journal, progress.above(console), byDatabase, metrics, progress, total, matrixStart);
         } finally {
+            progress.close();
             stopMonitor.run();
         }
         List<Double> overheads = journal.entries().stream()
@@ -422,6 +438,18 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     "overhead per experiment (everything but warm-up and measured window): median %.1f s, max %.1f s%n",
                     overheads.get(overheads.size() / 2),
                     overheads.get(overheads.size() - 1));
+        }
+        Map<String, List<Double>> byPhase = new LinkedHashMap<>();
+        journal.entries()
+                .forEach(e -> e.phaseSeconds.forEach((phase, seconds) ->
+                        byPhase.computeIfAbsent(phase, p -> new ArrayList<>()).add(seconds)));
+        if (!byPhase.isEmpty()) {
+            List<String> medians = new ArrayList<>();
+            byPhase.forEach((phase, values) -> {
+                List<Double> sorted = values.stream().sorted().toList();
+                medians.add(String.format(Locale.ROOT, "%s %.1f", phase, sorted.get(sorted.size() / 2)));
+            });
+            console.println("median seconds per phase: " + String.join(", ", medians));
         }
         long failed = journal.count(Journal.State.FAILED);
         console.printf(
@@ -440,6 +468,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             PrintWriter console,
             Map<String, List<Journal.Entry>> byDatabase,
             MatrixMetrics metrics,
+            MatrixProgress progress,
             int total,
             Instant matrixStart)
             throws Exception {
@@ -449,11 +478,13 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             try {
                 for (Journal.Entry entry : group.getValue()) {
                     long start = System.nanoTime();
+                    Double serverStart = null;
                     if (session == null) {
                         session = DatabaseSession.open(group.getKey(), connection, console);
+                        serverStart = (System.nanoTime() - start) / 1e9;
                     }
                     metrics.started(entry.cell);
-                    RunResult result = runCell(journal, entry, session, start);
+                    RunResult result = runCell(journal, entry, session, start, serverStart);
                     ranHere++;
                     long done = journal.count(Journal.State.OK) + journal.count(Journal.State.FAILED);
                     double perCell =
@@ -472,6 +503,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                             journal.count(Journal.State.FAILED),
                             left,
                             eta);
+                    progress.update(journal.count(Journal.State.OK), journal.count(Journal.State.FAILED), left);
                     console.printf(
                             Locale.ROOT,
                             "[%d/%d] %s | ok %d, failed %d, left %d, ETA %s%n",
@@ -503,7 +535,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     }
 
     /** Runs one cell from a clean folder; records its state and timings; null if it failed before producing a result. */
-    private RunResult runCell(Journal journal, Journal.Entry entry, DatabaseSession session, long startNanos)
+    private RunResult runCell(
+            Journal journal, Journal.Entry entry, DatabaseSession session, long startNanos, Double serverStartSeconds)
             throws Exception {
         Path dir = journal.dir().resolve(entry.cell.id());
         deleteRecursively(dir);
@@ -512,6 +545,10 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         entry.reason = null;
         entry.startedAt = Instant.now().toString();
         entry.attempts++;
+        entry.phaseSeconds.clear();
+        if (serverStartSeconds != null) {
+            entry.phaseSeconds.put("serverStart", serverStartSeconds);
+        }
         journal.save();
         RunResult result = null;
         try (PrintWriter log =
@@ -525,6 +562,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     result.throughput() == null ? null : result.throughput().mean();
             entry.measuredSeconds =
                     (double) ((result.warmup() == null ? 0 : result.warmup().seconds()) + spec.durationSeconds());
+            entry.phaseSeconds.putAll(result.phaseSeconds());
         } catch (RuntimeException e) {
             entry.state = Journal.State.FAILED;
             entry.reason = e.getMessage();

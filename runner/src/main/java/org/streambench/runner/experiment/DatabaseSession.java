@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.experiment;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
@@ -13,6 +13,9 @@ import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
+import org.streambench.runner.CleanupOnExit;
+import org.streambench.runner.Home;
+import org.streambench.runner.UserError;
 import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 
@@ -20,7 +23,7 @@ import org.streambench.runner.servers.ServerState;
  * The database of a command: reached by its settings, or the suite's local server, started here
  * if it is not running (and stopped again at the end unless --keep-db).
  */
-final class DatabaseSession implements AutoCloseable {
+public final class DatabaseSession implements AutoCloseable {
 
     private static final int PROBE_SECONDS = 20;
 
@@ -62,7 +65,7 @@ final class DatabaseSession implements AutoCloseable {
      * --db-setting must be one the connector reads, values it can check without a connection must
      * be valid, credentials must be ones it takes.
      */
-    static void check(String name, ConnectionOptions connection) {
+    public static void check(String name, ConnectionOptions connection) {
         DatabaseProvider provider = provider(name);
         connection.validate(name);
         for (String key : connection.extra.keySet()) {
@@ -88,7 +91,7 @@ final class DatabaseSession implements AutoCloseable {
         }
     }
 
-    static DatabaseSession open(String name, ConnectionOptions connection, PrintWriter out) {
+    public static DatabaseSession open(String name, ConnectionOptions connection, PrintWriter out) {
         check(name, connection);
         DatabaseProvider provider = provider(name);
         Map<String, String> settings = new LinkedHashMap<>();
@@ -149,7 +152,7 @@ final class DatabaseSession implements AutoCloseable {
         return provider.storesData();
     }
 
-    Map<String, String> settings() {
+    public Map<String, String> settings() {
         return settings;
     }
 

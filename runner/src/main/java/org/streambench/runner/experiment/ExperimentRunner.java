@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.experiment;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,18 +23,24 @@ import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobReport;
+import org.streambench.runner.CleanupOnExit;
+import org.streambench.runner.Home;
 import org.streambench.runner.monitor.ScrapeTargets;
+import org.streambench.runner.results.ResultFiles;
+import org.streambench.runner.results.RunResult;
+import org.streambench.runner.results.Verification;
+import org.streambench.runner.results.Warmup;
 
 /**
  * Runs one experiment against an open database: reset, prefill, launch the engine's job JVM,
  * sample throughput and read latency every second from its metrics endpoint, stop it, verify
  * the database, write the result files.
  */
-final class ExperimentRunner {
+public final class ExperimentRunner {
 
-    static final String JOB_LOG = "job.log";
-    static final String JOB_REPORT = "job-report.properties";
-    static final String JOB_SPEC = "spec.properties";
+    public static final String JOB_LOG = "job.log";
+    public static final String JOB_REPORT = "job-report.properties";
+    public static final String JOB_SPEC = "spec.properties";
 
     private static final long SECOND = 1_000_000_000L;
     private static final int PROGRESS_EVERY_SECONDS = 5;
@@ -44,7 +52,7 @@ final class ExperimentRunner {
     private final int startupTimeoutSeconds;
     private final int stopTimeoutSeconds;
 
-    ExperimentRunner(PrintWriter out, String jobHeap, int startupTimeoutSeconds, int stopTimeoutSeconds) {
+    public ExperimentRunner(PrintWriter out, String jobHeap, int startupTimeoutSeconds, int stopTimeoutSeconds) {
         this.out = out;
         this.jobHeap = jobHeap;
         this.startupTimeoutSeconds = startupTimeoutSeconds;
@@ -56,7 +64,7 @@ final class ExperimentRunner {
      * left holding a result.json whose status is "interrupted", never something that looks like a result.
      */
     @SuppressWarnings("try") // the registration's close() is the cleanup
-    RunResult run(ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir)
+    public RunResult run(ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir)
             throws IOException, InterruptedException {
         String startedAt = Instant.now().toString();
         try (CleanupOnExit.Registration marker = CleanupOnExit.register(
@@ -76,7 +84,9 @@ final class ExperimentRunner {
         if (session.note() != null) {
             out.println(session.note());
         }
+        Phases phases = new Phases();
         database.resetSchema();
+        phases.lap("reset");
         Map<String, String> durability = database.durabilitySettings();
         ExperimentSpec spec = requested.runToken() == ExperimentOptions.RUN_TOKEN_UNSET
                 ? requested.withRunToken(unusedRunToken(database, storesData))
@@ -88,10 +98,12 @@ final class ExperimentRunner {
             database.prefill(spec.keys(), RecordGenerator::prefill, i -> blobs.forKey(Keys.existing(i)));
             out.printf(Locale.ROOT, "prefilled in %.1f s%n", (System.nanoTime() - start) / 1e9);
         }
+        phases.lap("prefill");
         String settled = session.settle();
         out.println("settled: " + settled);
         long rowsBefore = database.countRows();
         spec.write(dir.resolve(JOB_SPEC));
+        phases.lap("settle");
 
         List<RunResult.Second> seconds = new ArrayList<>();
         String error = null;
@@ -103,12 +115,13 @@ final class ExperimentRunner {
                                 spec.metricsHost(),
                                 spec.metricsPort(),
                                 Map.of("role", "job", "run", dir.toString()))) {
-            sample(job, spec, steadyWarmup, dir.resolve(JOB_LOG), seconds);
+            sample(job, spec, steadyWarmup, dir.resolve(JOB_LOG), seconds, phases);
         } catch (JobFailure failure) {
             error = failure.getMessage();
         } finally {
             kill(job);
             job.waitFor(10, TimeUnit.SECONDS);
+            phases.lap("stop");
         }
 
         JobReport report =
@@ -124,7 +137,7 @@ final class ExperimentRunner {
         if (error != null) {
             error += session.unreachable().map(problem -> "; " + problem).orElse("");
         }
-        Verifier.Verification verification = null;
+        Verification verification = null;
         if (report != null && "finished".equals(report.status())) {
             out.println("verifying the database ...");
             try {
@@ -138,6 +151,7 @@ final class ExperimentRunner {
             } catch (DatabaseException e) {
                 error = (error == null ? "" : error + "; ") + "verification failed: " + e.getMessage();
             }
+            phases.lap("verify");
         }
         RunResult.Environment environment = new RunResult.Environment(
                 report == null ? null : report.engineVersion(),
@@ -165,7 +179,8 @@ final class ExperimentRunner {
                 seconds,
                 verification,
                 report,
-                environment);
+                environment,
+                phases.seconds());
         ResultFiles.write(result, dir);
         return result;
     }
@@ -218,9 +233,9 @@ final class ExperimentRunner {
         return builder.start();
     }
 
-    void sample(Process job, ExperimentSpec spec, Path jobLog, List<RunResult.Second> seconds)
+    public void sample(Process job, ExperimentSpec spec, Path jobLog, List<RunResult.Second> seconds)
             throws InterruptedException, JobFailure {
-        sample(job, spec, false, jobLog, seconds);
+        sample(job, spec, false, jobLog, seconds, new Phases());
     }
 
     /**
@@ -228,10 +243,17 @@ final class ExperimentRunner {
      * {@code steadyWarmup} until throughput is steady, at most {@code spec.warmupSeconds()}), then
      * the measured seconds; then asks the job to stop.
      */
-    void sample(Process job, ExperimentSpec spec, boolean steadyWarmup, Path jobLog, List<RunResult.Second> seconds)
+    void sample(
+            Process job,
+            ExperimentSpec spec,
+            boolean steadyWarmup,
+            Path jobLog,
+            List<RunResult.Second> seconds,
+            Phases phases)
             throws InterruptedException, JobFailure {
         MetricsScraper scraper = new MetricsScraper(spec.metricsHost(), spec.metricsPort());
         MetricsScraper.Snapshot previous = awaitFirstRecords(job, spec, scraper, jobLog);
+        phases.lap("jobStart");
         if (previous == null) {
             return; // a bounded run so short that it was over before the first sample
         }
@@ -280,8 +302,11 @@ final class ExperimentRunner {
                         second,
                         Warmup.steady(seconds) ? "throughput steady" : "not steady yet: the maximum is reached");
             }
-            if (second == warmupEnd && !control(job, spec, scraper, JobProtocol.MEASURE_PATH)) {
-                return;
+            if (second == warmupEnd) {
+                phases.lap("warmup");
+                if (!control(job, spec, scraper, JobProtocol.MEASURE_PATH)) {
+                    return;
+                }
             }
             if (second % PROGRESS_EVERY_SECONDS == 0
                     || (warmupEnd != UNDECIDED && second == warmupEnd + spec.durationSeconds())) {
@@ -301,6 +326,7 @@ final class ExperimentRunner {
                     "the bounded run of " + spec.recordsPerGenerator() + " records per generator did not finish within "
                             + (warmupEnd + spec.durationSeconds()) + " s (raise --duration)");
         }
+        phases.lap("measured");
         control(job, spec, scraper, JobProtocol.STOP_PATH);
         if (!job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS)) {
             throw new JobFailure("the job did not stop within " + stopTimeoutSeconds + " s after the stop request");
@@ -364,11 +390,32 @@ final class ExperimentRunner {
         return spec.bounded() && job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS);
     }
 
+    /**
+     * Where a run's wall time went, phase by phase in seconds: reset, prefill, settle (the
+     * database writing out the prefill, the row count, the spec), jobStart (job JVM launch until
+     * the first processed record), warmup, measured, stop (stop request until the JVM is gone),
+     * verify. A phase a run did not reach is missing.
+     */
+    static final class Phases {
+        private final Map<String, Double> seconds = new LinkedHashMap<>();
+        private long last = System.nanoTime();
+
+        void lap(String phase) {
+            long now = System.nanoTime();
+            seconds.merge(phase, (now - last) / 1e9, Double::sum);
+            last = now;
+        }
+
+        Map<String, Double> seconds() {
+            return Collections.unmodifiableMap(new LinkedHashMap<>(seconds));
+        }
+    }
+
     /** The job did not run to its planned end. */
-    static final class JobFailure extends Exception {
+    public static final class JobFailure extends Exception {
         private static final long serialVersionUID = 1L;
 
-        JobFailure(String message) {
+        public JobFailure(String message) {
             super(message);
         }
     }

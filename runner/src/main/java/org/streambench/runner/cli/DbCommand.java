@@ -1,10 +1,12 @@
-package org.streambench.runner;
+package org.streambench.runner.cli;
 
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.streambench.runner.Home;
+import org.streambench.runner.experiment.Inputs;
 import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 import picocli.CommandLine.Command;

@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.results;
 
 import java.util.Arrays;
 import java.util.List;
@@ -7,8 +7,11 @@ import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.LatencyStats;
 
-/** Everything one run produced; written as result.json and per-second.csv. */
-record RunResult(
+/**
+ * Everything one run produced; written as result.json and per-second.csv. {@code phaseSeconds}:
+ * where the run's wall time went (see ExperimentRunner.Phases).
+ */
+public record RunResult(
         ExperimentSpec spec,
         Warmup warmup,
         String status,
@@ -18,9 +21,10 @@ record RunResult(
         Rate rate,
         LatencyStats readLatencyMicros,
         List<Second> perSecond,
-        Verifier.Verification verification,
+        Verification verification,
         JobReport report,
-        Environment environment) {
+        Environment environment,
+        Map<String, Double> phaseSeconds) {
 
     /**
      * One sample interval (about a second): what happened between the previous sample and this one.
@@ -29,7 +33,7 @@ record RunResult(
      * {@code generated}, {@code reads}, {@code errors}: exact counts in the interval, so the rows of a
      * run add up to its counters; {@code readLatencyMeanMicros} is null in an interval without reads.
      */
-    record Second(
+    public record Second(
             int second,
             long epochMillis,
             double intervalSeconds,
@@ -41,12 +45,12 @@ record RunResult(
             long errors) {
 
         /** A one-second interval of {@code records} processed and generated, without reads or a clock (for tests). */
-        static Second of(int second, boolean warmup, long records) {
+        public static Second of(int second, boolean warmup, long records) {
             return new Second(second, 0, 1.0, warmup, records, records, 0, null, 0);
         }
 
         /** Processed records per second in this interval. */
-        double recordsPerSecond() {
+        public double recordsPerSecond() {
             return intervalSeconds > 0 ? records / intervalSeconds : 0;
         }
     }
@@ -61,12 +65,12 @@ record RunResult(
      * completes a batch at a time, so growth up to {@value #BATCH_ALLOWANCE_SECONDS} s of target records
      * is allowed. Null on an unthrottled run.
      */
-    record Rate(double target, double generated, double processed, boolean behind) {
+    public record Rate(double target, double generated, double processed, boolean behind) {
 
         static final double BEHIND_TOLERANCE_PERCENT = 1;
         static final double BATCH_ALLOWANCE_SECONDS = 2;
 
-        static Rate of(double target, List<Second> seconds) {
+        public static Rate of(double target, List<Second> seconds) {
             if (target <= 0) {
                 return null;
             }
@@ -94,12 +98,12 @@ record RunResult(
      * and the slope is significant (|t| > {@value #TREND_MIN_T}), i.e. the window was not steady yet
      * (warm-up too short, or the database slowing down as it fills).
      */
-    record Throughput(double mean, double stddev, double trendPercent, boolean trending) {
+    public record Throughput(double mean, double stddev, double trendPercent, boolean trending) {
 
         static final double TREND_TOLERANCE_PERCENT = 10;
         static final double TREND_MIN_T = 3;
 
-        static Throughput of(List<Second> seconds) {
+        public static Throughput of(List<Second> seconds) {
             List<Second> window = seconds.stream().filter(s -> !s.warmup()).toList();
             double[] measured =
                     window.stream().mapToDouble(Second::recordsPerSecond).toArray();
@@ -140,7 +144,7 @@ record RunResult(
      * {@code durability}: the database's durability settings in force during the run (see Database#durabilitySettings);
      * {@code settledAfterPrefill}: what wrote out the reset's and prefill's work before the job started (see Database#settle).
      */
-    record Environment(
+    public record Environment(
             String engineVersion,
             String databaseVersion,
             String databaseNote,
@@ -154,7 +158,7 @@ record RunResult(
             String streambenchVersion,
             String commit) {}
 
-    boolean passed() {
+    public boolean passed() {
         return "ok".equals(status) && verification != null && verification.mismatches() == 0;
     }
 }

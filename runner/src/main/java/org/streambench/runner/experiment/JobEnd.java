@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.experiment;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,7 +9,7 @@ import java.util.Map;
 import org.streambench.operators.JobReport;
 
 /** Says how a job JVM ended, from its own report if it wrote one, else from its exit status. */
-final class JobEnd {
+public final class JobEnd {
 
     private static final Map<Integer, String> SIGNALS =
             Map.of(1, "SIGHUP", 2, "SIGINT", 6, "SIGABRT", 9, "SIGKILL", 11, "SIGSEGV", 15, "SIGTERM");

@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -10,6 +10,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.streambench.generator.Pattern;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.experiment.ConnectionOptions;
+import org.streambench.runner.experiment.DatabaseSession;
+import org.streambench.runner.experiment.ExperimentOptions;
+import org.streambench.runner.experiment.ExperimentRunner;
+import org.streambench.runner.experiment.JobOptions;
+import org.streambench.runner.results.RunResult;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

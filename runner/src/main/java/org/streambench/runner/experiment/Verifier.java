@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.experiment;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,6 +15,7 @@ import org.streambench.generator.SensorRecord;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.Operation;
+import org.streambench.runner.results.Verification;
 
 /**
  * Checks that the database holds exactly what the operator wrote. The generators are
@@ -22,10 +23,7 @@ import org.streambench.operators.Operation;
  * expected state: the number of inserted rows, and the values of a sample of keys (existing keys
  * spread over the key space, plus new keys spread over each instance's stream).
  */
-final class Verifier {
-
-    /** Result of a verification; {@code details} names the first mismatches. */
-    record Verification(long checked, long mismatches, long expectedInserts, long rowDelta, List<String> details) {}
+public final class Verifier {
 
     private static final int SAMPLED_EXISTING_KEYS = 250;
     private static final int SAMPLED_NEW_KEYS_PER_INSTANCE = 100;
@@ -36,11 +34,11 @@ final class Verifier {
     private long checked;
     private long mismatches;
 
-    Verifier(ExperimentSpec spec) {
+    public Verifier(ExperimentSpec spec) {
         this.spec = spec;
     }
 
-    Verification verify(JobReport report, Database database, boolean storesData, long rowsBefore) {
+    public Verification verify(JobReport report, Database database, boolean storesData, long rowsBefore) {
         Map<String, SensorRecord> expected = new LinkedHashMap<>();
         long expectedInserts = replay(report, expected);
 

@@ -1,10 +1,11 @@
-package org.streambench.runner;
+package org.streambench.runner.experiment;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.streambench.runner.UserError;
 
 /** Parses command-line values into numbers, with one-line errors that say how to fix them. */
-final class Inputs {
+public final class Inputs {
 
     static final int MAX_PORT = 65535;
     private static final Pattern DURATION = Pattern.compile("(\\d+)(s|m|h)?");
@@ -30,12 +31,12 @@ final class Inputs {
     }
 
     /** A TCP port, 1 to 65535. */
-    static int port(String option, String text) {
+    public static int port(String option, String text) {
         return port(option, text, false);
     }
 
     /** A TCP port; with {@code zeroMeansAny}, 0 picks a free port. */
-    static int port(String option, String text, boolean zeroMeansAny) {
+    public static int port(String option, String text, boolean zeroMeansAny) {
         try {
             int port = Integer.parseInt(text.trim());
             if (port >= (zeroMeansAny ? 0 : 1) && port <= MAX_PORT) {
@@ -60,7 +61,7 @@ final class Inputs {
         throw new UserError(option + " '" + text + "' must be a positive whole number" + hint);
     }
 
-    static int positiveInt(String option, String text, String hint) {
+    public static int positiveInt(String option, String text, String hint) {
         long value = positiveLong(option, text, hint);
         if (value > Integer.MAX_VALUE) {
             throw new UserError(option + " '" + text + "' is too large" + hint);

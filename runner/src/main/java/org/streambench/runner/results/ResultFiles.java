@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.results;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -16,12 +16,13 @@ import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.LatencyStats;
 import org.streambench.report.RunRecord;
+import org.streambench.runner.CleanupOnExit;
 
 /** Writes and reads result.json (self-describing: spec, results, versions, machine) and per-second.csv. */
-final class ResultFiles {
+public final class ResultFiles {
 
-    static final String RESULT = "result.json";
-    static final String PER_SECOND = "per-second.csv";
+    public static final String RESULT = "result.json";
+    public static final String PER_SECOND = "per-second.csv";
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private ResultFiles() {}
@@ -33,7 +34,7 @@ final class ResultFiles {
      * Writes the run's result files; result.json last and atomically, so a folder whose result.json
      * exists holds a complete result. Writes nothing once the runner is being interrupted.
      */
-    static void write(RunResult result, Path dir) throws IOException {
+    public static void write(RunResult result, Path dir) throws IOException {
         synchronized (LOCK) {
             if (CleanupOnExit.exiting()) {
                 return;
@@ -70,7 +71,7 @@ final class ResultFiles {
     }
 
     /** Marks a run the runner could not finish: result.json says "interrupted" (unless a complete result is there). */
-    static void writeInterrupted(ExperimentSpec spec, String startedAt, Path dir) {
+    public static void writeInterrupted(ExperimentSpec spec, String startedAt, Path dir) {
         synchronized (LOCK) {
             if (!Files.isDirectory(dir) || Files.exists(dir.resolve(RESULT))) {
                 return;
@@ -156,6 +157,9 @@ final class ResultFiles {
         json.put("counts", counts(r.report()));
         json.put("verification", r.verification());
         json.put("environment", r.environment());
+        Map<String, Object> phases = new LinkedHashMap<>();
+        r.phaseSeconds().forEach((phase, seconds) -> phases.put(phase, Math.round(seconds * 1000) / 1000.0));
+        json.put("phaseSeconds", phases);
         return json;
     }
 
@@ -246,11 +250,11 @@ final class ResultFiles {
     }
 
     @SuppressWarnings("unchecked")
-    static Map<String, Object> read(Path dir) throws IOException {
+    public static Map<String, Object> read(Path dir) throws IOException {
         return JSON.readValue(dir.resolve(RESULT).toFile(), Map.class);
     }
 
-    static List<String> csvLines(Path dir) throws IOException {
+    public static List<String> csvLines(Path dir) throws IOException {
         return Files.readAllLines(dir.resolve(PER_SECOND));
     }
 }

@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.experiment;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -8,10 +8,12 @@ import java.util.Map;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.UserError;
+import org.streambench.runner.results.Warmup;
 import picocli.CommandLine.Option;
 
 /** The options that define one experiment; also the keys of a YAML spec file. */
-final class ExperimentOptions {
+public final class ExperimentOptions {
 
     /** The runner picks a random unused run token. */
     static final int RUN_TOKEN_UNSET = -1;
@@ -22,25 +24,25 @@ final class ExperimentOptions {
             names = "--engine",
             defaultValue = "flink",
             description = "Stream processing engine (default: ${DEFAULT-VALUE}).")
-    String engine;
+    public String engine;
 
     @Option(
             names = "--db",
             defaultValue = "postgresql",
             description = "Database: cassandra, hbase, mongodb, postgresql, mariadb, noop (default: ${DEFAULT-VALUE}).")
-    String database;
+    public String database;
 
     @Option(
             names = "--pattern",
             defaultValue = "update",
             description = "Access pattern: read, insert, update, mixed (default: ${DEFAULT-VALUE}).")
-    String pattern;
+    public String pattern;
 
     @Option(
             names = "--blob",
             defaultValue = "10000",
             description = "BLOB size in bytes; the study used 1, 10000, 100000 (default: ${DEFAULT-VALUE}).")
-    String blob;
+    public String blob;
 
     @Option(
             names = "--duration",
@@ -54,7 +56,7 @@ final class ExperimentOptions {
             description =
                     "Warm-up before measuring, excluded from the statistics: a duration, "
                             + "or 'steady' (until throughput is steady, at most 120s) or 'steady:MAX' (e.g. steady:3m) (default: ${DEFAULT-VALUE}).")
-    String warmup;
+    public String warmup;
 
     @Option(
             names = "--rate",
@@ -107,12 +109,12 @@ final class ExperimentOptions {
     String runToken;
 
     /** Entries of a spec file's engine-setting mapping; the command line wins per key. */
-    void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
+    public void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
         mappingsByOption.getOrDefault("engine-setting", Map.of()).forEach(engineSettings::putIfAbsent);
     }
 
     /** {@code --warmup steady[:MAX]}: the warm-up ends once throughput is steady, after at most MAX (the spec's warmupSeconds). */
-    boolean steadyWarmup() {
+    public boolean steadyWarmup() {
         String text = warmup.trim();
         return text.equals("steady") || text.startsWith("steady:");
     }
@@ -130,7 +132,7 @@ final class ExperimentOptions {
     }
 
     /** Validates everything that can be checked without a database. */
-    ExperimentSpec toSpec(JobOptions job) {
+    public ExperimentSpec toSpec(JobOptions job) {
         Engine parsedEngine = Engine.parse(engine);
         Map<String, String> engineOptions = parsedEngine.settings(engineSettings);
         DatabaseSession.provider(database);
