@@ -216,6 +216,13 @@ class EndToEndTest {
         assertTrue(((Number) verification.get("checked")).longValue() > 500, "all 500 keys sampled: " + verification);
         long updates = ((Number) map(map(result, "counts"), "processed").get("update")).longValue();
         assertTrue(updates > 0, result.toString());
+        Map<String, Object> phases = map(result, "phaseSeconds");
+        assertEquals(
+                List.of("reset", "prefill", "settle", "jobStart", "warmup", "measured", "stop", "verify"),
+                List.copyOf(phases.keySet()),
+                "where the run's time went, in order: " + phases);
+        double measured = ((Number) phases.get("measured")).doubleValue();
+        assertTrue(measured >= 2.5 && measured < 6, "about the 3 s measured: " + phases);
         Map<String, Object> environment = map(result, "environment");
         if (database.equals("mongodb")) {
             assertTrue(

@@ -75,7 +75,15 @@ class MatrixTest {
         assertEquals(Journal.VERSION, journal.get("version").asInt());
         assertEquals(8, journal.get("cells").size());
         List<String> order = new ArrayList<>();
+        List<String> serverStarts = new ArrayList<>();
         for (JsonNode cell : journal.get("cells")) {
+            if (cell.get("phaseSeconds").has("serverStart")) {
+                serverStarts.add(cell.get("id").asText());
+            }
+            assertTrue(
+                    cell.get("phaseSeconds").has("jobStart")
+                            && cell.get("phaseSeconds").has("verify"),
+                    cell.toString());
             String id = cell.get("id").asText();
             order.add(cell.get("database").asText());
             assertEquals("ok", cell.get("state").asText(), cell.toString());
@@ -108,7 +116,18 @@ class MatrixTest {
                 1,
                 log.split("starting postgresql on", -1).length - 1,
                 "postgresql started once for its group:\n" + log);
+        String firstPostgresCell = null;
+        for (JsonNode cell : journal.get("cells")) {
+            if (firstPostgresCell == null && cell.get("database").asText().equals("postgresql")) {
+                firstPostgresCell = cell.get("id").asText();
+            }
+        }
+        assertEquals(
+                List.of(firstPostgresCell),
+                serverStarts.stream().filter(id -> id.contains("postgresql")).toList(),
+                "the first postgresql cell carries the server's start, the others none");
         assertTrue(log.contains("[8/8]") && log.contains("overhead per experiment"), log);
+        assertTrue(log.contains("median seconds per phase: "), log);
         assertTrue(
                 new LocalServers(work, new PrintWriter(new StringWriter()))
                         .running("postgresql")
