@@ -199,6 +199,11 @@ class MatrixTest {
         CliResult again = CliResult.bench("matrix", "--resume", out.toString());
         assertEquals(0, again.code(), again.toString());
         assertTrue(again.out().contains("2 done, 0 failed, 0 to run"), again.toString());
+        CliResult retryPlan = CliResult.bench("matrix", "--resume", out.toString(), "--retry-failed", "--dry-run");
+        assertEquals(0, retryPlan.code(), retryPlan.toString());
+        assertTrue(
+                retryPlan.out().contains("the median overhead of this matrix's 2 finished experiments"),
+                "a resumed plan estimates with the overhead measured so far: " + retryPlan);
         assertTrue(Processes.jobJvm(ProcessHandle.current()).isEmpty());
         assertTrue(
                 new LocalServers(work, new PrintWriter(new StringWriter()))

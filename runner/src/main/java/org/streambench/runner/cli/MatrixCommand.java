@@ -199,7 +199,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         List<ExperimentSpec> specs = checkCells(plan.cells());
         Path dir = out != null ? out : RunCommand.defaultResultDir("matrix");
         if (dryRun) {
-            printPlan(console, plan, plan.cells(), specs);
+            printPlan(console, plan, plan.cells(), specs, null);
             return 0;
         }
         RunCommand.requireUsable(dir);
@@ -248,7 +248,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 stored.checkCells(todo.stream().map(e -> e.cell).toList());
         if (dryRun) {
             stored.printPlan(
-                    console, journal.plan(), todo.stream().map(e -> e.cell).toList(), specs);
+                    console, journal.plan(), todo.stream().map(e -> e.cell).toList(), specs, journal);
             return 0;
         }
         console.printf(
@@ -336,7 +336,9 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 .toList();
     }
 
-    private void printPlan(PrintWriter console, MatrixPlan plan, List<Cell> cells, List<ExperimentSpec> specs) {
+    /** The plan and its estimated wall time; with the journal of a matrix under way, its measured overhead. */
+    private void printPlan(
+            PrintWriter console, MatrixPlan plan, List<Cell> cells, List<ExperimentSpec> specs, Journal measured) {
         console.printf(
                 Locale.ROOT,
                 "engines %s x databases %s x patterns %s x BLOBs %s x %d repetition(s)%n",
@@ -357,19 +359,33 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     specs.get(0).parallelism(),
                     job.metricsPort.trim().equals("0") ? "any free port" : "port " + job.metricsPort.trim());
         }
+        List<Double> overheads = measured == null
+                ? List.of()
+                : measured.entries().stream()
+                        .map(e -> e.overheadSeconds)
+                        .filter(o -> o != null)
+                        .sorted()
+                        .toList();
+        double overhead = overheads.isEmpty() ? ESTIMATED_OVERHEAD_SECONDS : overheads.get(overheads.size() / 2);
         long seconds = 0;
         for (int i = 0; i < cells.size(); i++) {
             ExperimentSpec spec = specs.get(i);
             console.printf(Locale.ROOT, "  %3d. %s%n", i + 1, cells.get(i).id());
-            seconds += spec.warmupSeconds() + spec.durationSeconds() + ESTIMATED_OVERHEAD_SECONDS;
+            seconds += Math.round(spec.warmupSeconds() + spec.durationSeconds() + overhead);
         }
         console.printf(
                 Locale.ROOT,
-                "%d experiments; estimated wall time %s (warm-up + measured + about %d s per experiment "
-                        + "for reset, prefill, job start and verification; more with large key spaces)%n",
+                "%d experiments; estimated wall time %s (the longest warm-up + measured + %s per experiment "
+                        + "for server start, reset, prefill, job start, stop and verification)%n",
                 cells.size(),
                 human(seconds),
-                ESTIMATED_OVERHEAD_SECONDS);
+                overheads.isEmpty()
+                        ? "about " + ESTIMATED_OVERHEAD_SECONDS + " s (more with large key spaces)"
+                        : String.format(
+                                Locale.ROOT,
+                                "%.0f s (the median overhead of this matrix's %d finished experiments)",
+                                overhead,
+                                overheads.size()));
     }
 
     /** The options every cell runs with, as `--name=value` arguments: what was given, on the command line or in a spec file. */
