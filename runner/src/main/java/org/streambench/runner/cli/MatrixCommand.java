@@ -359,14 +359,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     specs.get(0).parallelism(),
                     job.metricsPort.trim().equals("0") ? "any free port" : "port " + job.metricsPort.trim());
         }
-        List<Double> overheads = measured == null
-                ? List.of()
-                : measured.entries().stream()
-                        .map(e -> e.overheadSeconds)
-                        .filter(o -> o != null)
-                        .sorted()
-                        .toList();
-        double overhead = overheads.isEmpty() ? ESTIMATED_OVERHEAD_SECONDS : overheads.get(overheads.size() / 2);
+        List<Double> overheads = measured == null ? List.of() : sortedOverheads(measured);
+        double overhead = overheads.isEmpty() ? ESTIMATED_OVERHEAD_SECONDS : median(overheads);
         long seconds = 0;
         for (int i = 0; i < cells.size(); i++) {
             ExperimentSpec spec = specs.get(i);
@@ -443,16 +437,12 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             progress.close();
             stopMonitor.run();
         }
-        List<Double> overheads = journal.entries().stream()
-                .map(e -> e.overheadSeconds)
-                .filter(o -> o != null)
-                .sorted()
-                .toList();
+        List<Double> overheads = sortedOverheads(journal);
         if (!overheads.isEmpty()) {
             console.printf(
                     Locale.ROOT,
                     "overhead per experiment (everything but warm-up and measured window): median %.1f s, max %.1f s%n",
-                    overheads.get(overheads.size() / 2),
+                    median(overheads),
                     overheads.get(overheads.size() - 1));
         }
         Map<String, List<Double>> byPhase = new LinkedHashMap<>();
@@ -461,10 +451,11 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                         byPhase.computeIfAbsent(phase, p -> new ArrayList<>()).add(seconds)));
         if (!byPhase.isEmpty()) {
             List<String> medians = new ArrayList<>();
-            byPhase.forEach((phase, values) -> {
-                List<Double> sorted = values.stream().sorted().toList();
-                medians.add(String.format(Locale.ROOT, "%s %.1f", phase, sorted.get(sorted.size() / 2)));
-            });
+            byPhase.forEach((phase, values) -> medians.add(String.format(
+                    Locale.ROOT,
+                    "%s %.1f",
+                    phase,
+                    median(values.stream().sorted().toList()))));
             console.println("median seconds per phase: " + String.join(", ", medians));
         }
         long failed = journal.count(Journal.State.FAILED);
@@ -544,6 +535,19 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 }
             }
         }
+    }
+
+    /** The overheads of the journal's finished experiments, smallest first. */
+    private static List<Double> sortedOverheads(Journal journal) {
+        return journal.entries().stream()
+                .map(e -> e.overheadSeconds)
+                .filter(o -> o != null)
+                .sorted()
+                .toList();
+    }
+
+    private static double median(List<Double> sorted) {
+        return sorted.get(sorted.size() / 2);
     }
 
     private long remaining(Journal journal) {
