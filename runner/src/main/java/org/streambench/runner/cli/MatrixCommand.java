@@ -8,16 +8,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.CleanupOnExit;
+import org.streambench.runner.Folders;
 import org.streambench.runner.Home;
 import org.streambench.runner.UserError;
 import org.streambench.runner.experiment.ConnectionOptions;
@@ -559,7 +558,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             Journal journal, Journal.Entry entry, DatabaseSession session, long startNanos, Double serverStartSeconds)
             throws Exception {
         Path dir = journal.dir().resolve(entry.cell.id());
-        deleteRecursively(dir);
+        Folders.deleteTree(dir);
         Files.createDirectories(dir);
         entry.state = Journal.State.RUNNING;
         entry.reason = null;
@@ -596,17 +595,6 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         }
         journal.save();
         return result;
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 
     static String human(long seconds) {

@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
@@ -323,19 +322,6 @@ public final class LocalServers {
     static void createPrivateDirectory(Path dir) throws IOException {
         Files.createDirectories(dir);
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
-    }
-
-    /** Deletes a folder and everything in it. */
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path :
-                    paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 
     private static ServerKind kind(String database) {

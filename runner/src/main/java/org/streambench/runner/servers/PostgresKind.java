@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
+import org.streambench.runner.Folders;
 import org.streambench.runner.UserError;
 
 /**
@@ -46,7 +47,7 @@ final class PostgresKind implements ServerKind {
         Path bin = binaries(dir).resolve("bin");
         Path data = dir.resolve("data");
         if (Files.isDirectory(data) && !Files.exists(data.resolve(SECURED_MARKER))) {
-            LocalServers.deleteTree(data); // benchmark data only, reset by every run; re-created with passwords
+            Folders.deleteTree(data); // benchmark data only, reset by every run; re-created with passwords
         }
         if (!Files.isDirectory(data)) {
             initdb(bin, data, password, dir.resolve("server.log"));
@@ -128,7 +129,7 @@ final class PostgresKind implements ServerKind {
         if (Files.exists(complete)) {
             return target;
         }
-        LocalServers.deleteTree(target);
+        Folders.deleteTree(target);
         Files.createDirectories(target);
         try (InputStream resource = PostgresKind.class.getClassLoader().getResourceAsStream(BINARIES_RESOURCE)) {
             if (resource == null) {
