@@ -17,6 +17,8 @@ import java.util.Set;
 public record PlannedCells(int planned, List<Missing> missing) {
 
     public static final String JOURNAL = "matrix.json";
+    /** The journal layout this checkout writes and reads; the matrix runner writes it under "version". */
+    public static final int JOURNAL_VERSION = 1;
 
     /** A planned experiment without a result.json: {@code state} pending, running (interrupted) or failed. */
     public record Missing(
@@ -33,6 +35,11 @@ public record PlannedCells(int planned, List<Missing> missing) {
             root = new ObjectMapper().readTree(journal.toFile());
         } catch (IOException e) {
             throw new IllegalArgumentException(journal + " is not a readable matrix journal: " + e.getMessage());
+        }
+        int version = root.path("version").asInt(JOURNAL_VERSION);
+        if (version > JOURNAL_VERSION) {
+            throw new IllegalArgumentException(journal + " was written by a newer streambench (journal version "
+                    + version + ", this one reads " + JOURNAL_VERSION + "); report it with that version");
         }
         if (!root.path("cells").isArray()) {
             throw new IllegalArgumentException(journal + " is not a matrix journal (it has no cells)");

@@ -74,6 +74,17 @@ class UnfinishedMatrixTest {
         assertTrue(e.getMessage().contains("is not a readable matrix journal"), e.getMessage());
     }
 
+    @Test
+    void aJournalOfANewerLayoutIsRefused(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "insert", 1, 1, "ok", 1000, null);
+        Files.writeString(
+                dir.resolve(PlannedCells.JOURNAL),
+                "{\"version\": " + (PlannedCells.JOURNAL_VERSION + 1) + ", \"cells\": []}",
+                StandardCharsets.UTF_8);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Report.of(dir));
+        assertTrue(e.getMessage().contains("was written by a newer streambench"), e.getMessage());
+    }
+
     private static String cell(String engine, String database, String pattern, String state, String reasonJson) {
         return String.format(
                 "{\"id\": \"%s/%s/%s/1/rep-1\", \"engine\": \"%s\", \"database\": \"%s\", \"pattern\": \"%s\","

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.streambench.report.PlannedCells;
 
 /**
  * The state of a matrix, in {@code DIR/matrix.json}, rewritten atomically after every change: the
@@ -23,8 +24,9 @@ import java.util.Map;
  */
 public final class Journal {
 
-    public static final String FILE = "matrix.json";
-    public static final int VERSION = 1;
+    public static final String FILE = PlannedCells.JOURNAL;
+    /** One number for both readers of the journal: the matrix runner (resume) and the report. */
+    public static final int VERSION = PlannedCells.JOURNAL_VERSION;
 
     public enum State {
         PENDING,
