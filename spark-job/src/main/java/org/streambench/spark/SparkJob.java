@@ -51,8 +51,10 @@ public final class SparkJob {
                 // unthrottled means "as fast as processing keeps up": without backpressure the receivers
                 // would queue records without bound, and the graceful stop would have to process them all
                 .set("spark.streaming.backpressure.enabled", "true")
-                // the rate estimator learns from completed batches; until then, start modestly
-                .set("spark.streaming.backpressure.initialRate", "1000");
+                // the rate estimator learns from completed batches; until then, each receiver may take
+                // its share of a throttled rate (a lower cap makes the generators fall behind and
+                // catch up later, which distorts the rate), or starts modestly when unthrottled
+                .set("spark.streaming.backpressure.initialRate", Long.toString(initialRatePerReceiver(spec)));
         long batchMillis = Long.parseLong(spec.engineSetting("batchIntervalMillis", "1000"));
         JavaStreamingContext context = new JavaStreamingContext(conf, Durations.milliseconds(batchMillis));
         try {
@@ -81,6 +83,15 @@ public final class SparkJob {
             OPERATORS.clear();
         }
     }
+
+    static long initialRatePerReceiver(ExperimentSpec spec) {
+        if (spec.rate() <= 0) {
+            return UNTHROTTLED_INITIAL_RATE;
+        }
+        return (long) Math.ceil(spec.rate() / spec.generatorParallelism());
+    }
+
+    private static final long UNTHROTTLED_INITIAL_RATE = 1000;
 
     private static void process(Iterator<Tuple2<String, TimedRecord>> partition) {
         ProcessingOperator operator =
