@@ -110,6 +110,9 @@ public final class ApexJob {
 
         @Override
         public void emitTuples() {
+            if (generator.awaitingStart()) {
+                return; // Apex idles the operator briefly and asks again
+            }
             for (int i = 0; i < PER_CALL; i++) {
                 TimedRecord record = generator.next();
                 if (record == null) {

@@ -21,12 +21,26 @@ public final class GeneratorInstance {
     private static final long CREDIT_CHECK_MASK = 63;
 
     private static final long CREDIT_WAIT_NANOS = 100_000;
+    /**
+     * With a {@code maxInFlight}, the records in flight are also held to about this many seconds
+     * of processing (at least {@link #MIN_IN_FLIGHT}): a fixed count alone lets a slow database
+     * (100 KB BLOBs: a few hundred records/s) queue a minute of records, which the end-to-end
+     * latency then mostly measures and which every run has to drain before it can end.
+     */
+    private static final double IN_FLIGHT_SECONDS = 1.0;
+
+    private static final long MIN_IN_FLIGHT = 500;
+    /** How long a non-blocking source waits before asking again whether the start gate opened. */
+    private static final long START_WAIT_NANOS = 20_000_000;
     /** On an unthrottled run, one record in this many carries its emit time for the end-to-end latency. */
     static final int UNTHROTTLED_TIMED_EVERY = 16;
 
     private final JobRuntime runtime;
     private final RecordGenerator generator;
-    private final RateLimiter limiter;
+    private final double rate;
+    /** Created when the job's start gate opens, so the rate schedule begins then and not at engine start. */
+    private RateLimiter limiter;
+
     private final OperatorMetrics metrics;
     private final AtomicLong emitted;
     private final long limit;
@@ -40,13 +54,14 @@ public final class GeneratorInstance {
     /**
      * @param maxInFlight for engines without backpressure from the processing operator to the
      *                    generator (Apex spools to disk instead): at most this many records of the
-     *                    whole job are emitted but not yet processed; 0 = no limit
+     *                    whole job, and about {@value #IN_FLIGHT_SECONDS} s of processing, are
+     *                    emitted but not yet processed; 0 = no limit
      */
     public GeneratorInstance(int instance, long maxInFlight) {
         this.runtime = JobRuntime.get();
         ExperimentSpec spec = runtime.spec();
         this.generator = new RecordGenerator(spec.seed(), spec.pattern(), spec.keys(), spec.runToken(), instance);
-        this.limiter = new RateLimiter(spec.rate() / spec.generatorParallelism());
+        this.rate = spec.rate() / spec.generatorParallelism();
         this.metrics = runtime.metrics();
         this.emitted = runtime.emittedCounter(instance);
         this.sequence = emitted.get();
@@ -59,7 +74,30 @@ public final class GeneratorInstance {
      * Sources that must not block (Flink's) wait this long before calling {@link #next()}.
      */
     public long nanosUntilDue() {
-        return limiter.nanosUntilDue();
+        if (awaitingStart()) {
+            return START_WAIT_NANOS;
+        }
+        return limiter().nanosUntilDue();
+    }
+
+    /**
+     * Whether the job's start gate is still closed (and the job not stopping): {@link #next()}
+     * would block until it opens. Sources that must not block for long (Apex's) return early.
+     */
+    public boolean awaitingStart() {
+        return limiter == null && !runtime.started() && !runtime.stopRequested();
+    }
+
+    private RateLimiter limiter() {
+        if (limiter == null) {
+            limiter = new RateLimiter(rate);
+        }
+        return limiter;
+    }
+
+    private long inFlightBound() {
+        long bySpeed = Math.max(MIN_IN_FLIGHT, (long) (runtime.handledPerSecond() * IN_FLIGHT_SECONDS));
+        return Math.min(maxInFlight, bySpeed);
     }
 
     /** The next record, paced by the configured rate (blocks until it is due); {@code null} once the job is stopping or a bounded run is complete. */
@@ -67,8 +105,19 @@ public final class GeneratorInstance {
         if (runtime.stopRequested() || sequence >= limit) {
             return null;
         }
+        if (limiter == null) {
+            try {
+                if (!runtime.awaitStart()) {
+                    return null;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null; // the engine is shutting this source down
+            }
+        }
+        RateLimiter schedule = limiter();
         if (maxInFlight > 0 && (sequence & CREDIT_CHECK_MASK) == 0) {
-            while (runtime.inFlight() >= maxInFlight) {
+            while (runtime.inFlight() >= inFlightBound()) {
                 if (runtime.stopRequested()) {
                     return null;
                 }
@@ -76,8 +125,8 @@ public final class GeneratorInstance {
             }
         }
         long intended;
-        if (limiter.throttled()) {
-            intended = limiter.acquire();
+        if (schedule.throttled()) {
+            intended = schedule.acquire();
             if (runtime.stopRequested()) {
                 return null; // the stop came while this record waited for its time: it was never emitted
             }

@@ -10,6 +10,8 @@ public final class JobProtocol {
 
     /** GET: the Prometheus text exposition of the job's meters. */
     public static final String METRICS_PATH = "/metrics";
+    /** POST: the database is ready; generators waiting for the start begin to emit. */
+    public static final String START_PATH = "/start";
     /** POST: the warm-up is over; the latency windows start anew. */
     public static final String MEASURE_PATH = "/measure";
     /** POST: stop the generators; the job processes what they emitted and ends. */

@@ -10,7 +10,9 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
@@ -20,11 +22,14 @@ import org.HdrHistogram.Histogram;
  * JVM: the metrics, the generator counts, and the HTTP endpoint the runner talks to.
  * <ul>
  * <li>{@code GET /metrics}: Prometheus text format.</li>
+ * <li>{@code POST /start}: the database is ready; generators of a job started with {@code awaitStart} begin.</li>
  * <li>{@code POST /measure}: the warm-up is over; start the latency window.</li>
  * <li>{@code POST /stop}: close the latency window; generators stop, the job drains and ends.</li>
  * </ul>
  */
 public final class JobRuntime implements AutoCloseable {
+
+    private static final long RATE_SAMPLE_NANOS = 250_000_000;
 
     private static JobRuntime current;
 
@@ -32,18 +37,34 @@ public final class JobRuntime implements AutoCloseable {
     private final OperatorMetrics metrics;
     private final Map<Integer, AtomicLong> emittedByInstance = new ConcurrentHashMap<>();
     private final HttpServer server;
+    private final CountDownLatch startGate;
     private volatile boolean stopRequested;
     private volatile OperatorMetrics.LatencyWindow measuredWindow;
     private volatile String failure;
     private volatile Consumer<String> onFailure = reason -> {};
+    private final Object rateLock = new Object();
+    private volatile long rateSampleNanos = System.nanoTime() - RATE_SAMPLE_NANOS;
+    private long rateSampleHandled = -1; // guarded by rateLock
+    private volatile double handledPerSecond;
 
-    private JobRuntime(ExperimentSpec spec) throws IOException {
+    private JobRuntime(ExperimentSpec spec, boolean awaitStart) throws IOException {
         this.spec = spec;
+        this.startGate = new CountDownLatch(awaitStart ? 1 : 0);
         this.metrics = new OperatorMetrics(spec, this::totalEmitted);
         this.server = HttpServer.create(new InetSocketAddress(spec.metricsHost(), spec.metricsPort()), 16);
         server.createContext(
                 JobProtocol.METRICS_PATH,
                 exchange -> respond(exchange, "GET", metrics::scrape, "text/plain; version=0.0.4; charset=utf-8"));
+        server.createContext(
+                JobProtocol.START_PATH,
+                exchange -> respond(
+                        exchange,
+                        "POST",
+                        () -> {
+                            startGate.countDown();
+                            return "started\n";
+                        },
+                        "text/plain"));
         server.createContext(
                 JobProtocol.MEASURE_PATH,
                 exchange -> respond(
@@ -72,12 +93,21 @@ public final class JobRuntime implements AutoCloseable {
         server.start();
     }
 
-    /** Starts the runtime of this JVM; the job's main calls it once, before the engine starts. */
-    public static synchronized JobRuntime start(ExperimentSpec spec) throws IOException {
+    /** Starts the runtime of this JVM with its generators free to emit at once. */
+    public static JobRuntime start(ExperimentSpec spec) throws IOException {
+        return start(spec, false);
+    }
+
+    /**
+     * Starts the runtime of this JVM; the job's main calls it once, before the engine starts. With
+     * {@code awaitStart}, generators emit nothing until {@code POST /start}: the runner launches
+     * the job while it prefills the database, so the engine's start-up overlaps the prefill.
+     */
+    public static synchronized JobRuntime start(ExperimentSpec spec, boolean awaitStart) throws IOException {
         if (current != null) {
             throw new IllegalStateException("the job runtime of this JVM is already started");
         }
-        current = new JobRuntime(spec);
+        current = new JobRuntime(spec, awaitStart);
         return current;
     }
 
@@ -101,6 +131,23 @@ public final class JobRuntime implements AutoCloseable {
     public boolean stopRequested() {
         return stopRequested;
     }
+
+    /** Whether generators may emit: no start gate, or the runner opened it. */
+    public boolean started() {
+        return startGate.getCount() == 0;
+    }
+
+    /** Blocks until generators may emit; false if the job is stopping before that. */
+    public boolean awaitStart() throws InterruptedException {
+        while (!startGate.await(START_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+            if (stopRequested) {
+                return false;
+            }
+        }
+        return !stopRequested;
+    }
+
+    private static final long START_POLL_MILLIS = 50;
 
     public synchronized void requestStop() {
         if (!stopRequested) {
@@ -175,11 +222,36 @@ public final class JobRuntime implements AutoCloseable {
 
     /** Records emitted but not yet processed (successfully or not). */
     long inFlight() {
+        return totalEmitted() - handled();
+    }
+
+    private long handled() {
         long handled = metrics.errorCount();
         for (Operation op : Operation.values()) {
             handled += metrics.processedCount(op);
         }
-        return totalEmitted() - handled;
+        return handled;
+    }
+
+    /**
+     * Records processed (successfully or not) per second, over the latest interval of at least
+     * {@value #RATE_SAMPLE_NANOS} ns; 0 until one has passed.
+     */
+    double handledPerSecond() {
+        long now = System.nanoTime();
+        if (now - rateSampleNanos >= RATE_SAMPLE_NANOS) {
+            synchronized (rateLock) {
+                if (now - rateSampleNanos >= RATE_SAMPLE_NANOS) {
+                    long handled = handled();
+                    if (rateSampleHandled >= 0) {
+                        handledPerSecond = (handled - rateSampleHandled) * 1e9 / (now - rateSampleNanos);
+                    }
+                    rateSampleHandled = handled;
+                    rateSampleNanos = now;
+                }
+            }
+        }
+        return handledPerSecond;
     }
 
     /**

@@ -1,12 +1,20 @@
 package org.streambench.operators;
 
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Ends the job JVM when the runner that launched it is gone (killed with SIGKILL, crashed):
  * a job without its runner would otherwise keep writing to the database and corrupt the next
  * run. The runner passes its PID and start time; both must match, so a reused PID does not count.
+ * When the runner gave the job a temporary folder of its own, the watchdog deletes it on the way
+ * out, as the runner would have (engines leave files there).
  */
 final class RunnerWatchdog {
 
@@ -35,11 +43,23 @@ final class RunnerWatchdog {
                     }
                     System.err.println("streambench: the runner (pid " + runnerPid + ") is gone; ending the job now");
                     System.err.flush();
+                    if (Boolean.getBoolean(JobMain.OWN_TMP_PROPERTY)) {
+                        deleteQuietly(Path.of(System.getProperty("java.io.tmpdir")));
+                    }
                     Runtime.getRuntime().halt(3);
                 },
                 "streambench-runner-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
+    }
+
+    /** Best effort: the engine may still be writing there, and the JVM ends right after. */
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("streambench: could not delete " + dir + ": " + e);
+        }
     }
 
     static boolean alive(long pid, Optional<Instant> expectedStart) {

@@ -4,17 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -87,13 +92,62 @@ class NoLeaksTest {
                 beyondLoopback.size() <= (engine.equals("apex") ? 1 : 0),
                 "the " + engine + " job listens beyond loopback: " + listening);
 
+        assertTrue(Files.isDirectory(tmp.resolve("run").resolve(ExperimentRunner.JOB_TMP)));
+
         bench.destroyForcibly();
         assertTrue(Processes.exitsWithin(job, 15), "the " + engine + " job JVM outlived its killed runner");
         assertTrue(Files.readString(tmp.resolve("run").resolve(ExperimentRunner.JOB_LOG))
                 .contains("the runner (pid " + bench.pid() + ") is gone"));
         assertFalse(
+                Files.exists(tmp.resolve("run").resolve(ExperimentRunner.JOB_TMP)),
+                "the job deletes its temporary folder when its runner is gone");
+        assertFalse(
                 Files.exists(tmp.resolve("run").resolve(ResultFiles.RESULT)),
                 "a killed run left something that looks like a result");
+    }
+
+    /**
+     * Engines write to the temporary folder and leave files behind (Flink a 21 MB RPC jar per
+     * start): a job keeps them in a folder of its own inside the run folder, deleted when it ends.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"flink", "spark", "apex"})
+    void aFinishedRunLeavesNoFilesOfItsEngineBehind(String engine, @TempDir Path tmp) throws Exception {
+        Path systemTmp = Path.of(System.getProperty("java.io.tmpdir"));
+        Set<String> before = engineFiles(systemTmp);
+        Path out = tmp.resolve("run");
+        CliResult run = CliResult.bench(
+                "run",
+                "--engine",
+                engine,
+                "--db",
+                "noop",
+                "--records",
+                "2000",
+                "--duration",
+                "120s",
+                "--warmup",
+                "0s",
+                "--metrics-port",
+                "0",
+                "--out",
+                out.toString());
+        assertEquals(0, run.code(), run.toString());
+        assertFalse(Files.exists(out.resolve(ExperimentRunner.JOB_TMP)), "the job's temporary folder is deleted");
+        Set<String> left = engineFiles(systemTmp);
+        left.removeAll(before);
+        assertTrue(left.isEmpty(), "the " + engine + " job left files in " + systemTmp + ": " + left);
+    }
+
+    private static final List<String> ENGINE_FILE_PREFIXES =
+            List.of("flink-", "minicluster_", "chkp", "blockmgr-", "spark-", "liblz4-java", "snappy-");
+
+    private static Set<String> engineFiles(Path dir) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.map(entry -> entry.getFileName().toString())
+                    .filter(name -> ENGINE_FILE_PREFIXES.stream().anyMatch(name::startsWith))
+                    .collect(Collectors.toCollection(HashSet::new));
+        }
     }
 
     /** SIGTERM, like Ctrl-C's SIGINT, runs the runner's shutdown hook (background shells ignore SIGINT, so the test sends SIGTERM). */
@@ -141,6 +195,7 @@ class NoLeaksTest {
                     "the postgresql the run started is still running: pid " + process.pid());
         }
         assertTrue(servers.running("postgresql").isEmpty());
+        assertFalse(Files.exists(out.resolve(ExperimentRunner.JOB_TMP)), "the job's temporary folder is deleted");
         Map<String, Object> result = ResultFiles.read(out);
         assertEquals("interrupted", result.get("status"), result.toString());
         assertFalse(result.containsKey("throughput"), "an interrupted run has no numbers: " + result);

@@ -99,7 +99,8 @@ public final class ExperimentOptions {
             paramLabel = "KEY=VALUE",
             description = "Engine option; repeatable. "
                     + "spark: batchIntervalMillis (1000); apex: streamLocality (none, container_local, thread_local), "
-                    + "maxInFlight (10000: Apex has no backpressure to the generator).")
+                    + "maxInFlight (10000, and at most about 1 s of processing: Apex has no backpressure to the "
+                    + "generator).")
     Map<String, String> engineSettings = new LinkedHashMap<>();
 
     @Option(

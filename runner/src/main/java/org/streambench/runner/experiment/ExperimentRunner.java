@@ -24,6 +24,7 @@ import org.streambench.operators.JobMain;
 import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobReport;
 import org.streambench.runner.CleanupOnExit;
+import org.streambench.runner.Folders;
 import org.streambench.runner.Home;
 import org.streambench.runner.monitor.ScrapeTargets;
 import org.streambench.runner.results.ResultFiles;
@@ -41,6 +42,8 @@ public final class ExperimentRunner {
     public static final String JOB_LOG = "job.log";
     public static final String JOB_REPORT = "job-report.properties";
     public static final String JOB_SPEC = "spec.properties";
+    /** The job JVM's temporary folder inside the run folder, deleted when the job ends (engines leave files behind). */
+    public static final String JOB_TMP = "job-tmp";
 
     private static final long SECOND = 1_000_000_000L;
     private static final int PROGRESS_EVERY_SECONDS = 5;
@@ -91,36 +94,40 @@ public final class ExperimentRunner {
         ExperimentSpec spec = requested.runToken() == ExperimentOptions.RUN_TOKEN_UNSET
                 ? requested.withRunToken(unusedRunToken(database, storesData))
                 : requested;
-        if (spec.pattern().needsExistingKeys()) {
-            out.printf(Locale.ROOT, "prefilling %,d keys with %,d-byte BLOBs ...%n", spec.keys(), spec.blobBytes());
-            long start = System.nanoTime();
-            Blob.Pool blobs = Blob.pool(spec);
-            database.prefill(spec.keys(), RecordGenerator::prefill, i -> blobs.forKey(Keys.existing(i)));
-            out.printf(Locale.ROOT, "prefilled in %.1f s%n", (System.nanoTime() - start) / 1e9);
-        }
-        phases.lap("prefill");
-        String settled = session.settle();
-        out.println("settled: " + settled);
-        long rowsBefore = database.countRows();
         spec.write(dir.resolve(JOB_SPEC));
-        phases.lap("settle");
 
+        // the job JVM starts its engine while the database is prefilled and settles; its
+        // generators wait for the start request sent once the database is ready
         List<RunResult.Second> seconds = new ArrayList<>();
         String error = null;
-        Process job = launch(engine, spec, dir);
-        try (CleanupOnExit.Registration killJob = CleanupOnExit.register("stop the job JVM", () -> kill(job));
+        String settled = null;
+        long rowsBefore = 0;
+        Path jobTmp = dir.resolve(JOB_TMP);
+        Process job = launch(engine, spec, dir, jobTmp);
+        try (CleanupOnExit.Registration endJob = CleanupOnExit.register("stop the job JVM", () -> end(job, jobTmp));
                 ScrapeTargets.Registration target = new ScrapeTargets(Home.work())
                         .add(
                                 job.toHandle(),
                                 spec.metricsHost(),
                                 spec.metricsPort(),
                                 Map.of("role", "job", "run", dir.toString()))) {
+            if (spec.pattern().needsExistingKeys()) {
+                out.printf(Locale.ROOT, "prefilling %,d keys with %,d-byte BLOBs ...%n", spec.keys(), spec.blobBytes());
+                long start = System.nanoTime();
+                Blob.Pool blobs = Blob.pool(spec);
+                database.prefill(spec.keys(), RecordGenerator::prefill, i -> blobs.forKey(Keys.existing(i)));
+                out.printf(Locale.ROOT, "prefilled in %.1f s%n", (System.nanoTime() - start) / 1e9);
+            }
+            phases.lap("prefill");
+            settled = session.settle();
+            out.println("settled: " + settled);
+            rowsBefore = database.countRows();
+            phases.lap("settle");
             sample(job, spec, steadyWarmup, dir.resolve(JOB_LOG), seconds, phases);
         } catch (JobFailure failure) {
             error = failure.getMessage();
         } finally {
-            kill(job);
-            job.waitFor(10, TimeUnit.SECONDS);
+            end(job, jobTmp);
             phases.lap("stop");
         }
 
@@ -185,10 +192,19 @@ public final class ExperimentRunner {
         return result;
     }
 
-    private static void kill(Process job) {
+    /** Kills the job JVM if it still runs, waits for it, and deletes its temporary folder. */
+    private void end(Process job, Path jobTmp) {
         if (job.isAlive()) {
             job.descendants().forEach(ProcessHandle::destroyForcibly);
             job.destroyForcibly();
+        }
+        try {
+            job.waitFor(10, TimeUnit.SECONDS);
+            Folders.deleteTree(jobTmp);
+        } catch (IOException e) {
+            out.println("warning: could not delete the job's temporary folder " + jobTmp + ": " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -204,12 +220,16 @@ public final class ExperimentRunner {
         throw new IllegalStateException("found no unused run token in 20 attempts");
     }
 
-    private Process launch(Engine engine, ExperimentSpec spec, Path dir) throws IOException {
+    private Process launch(Engine engine, ExperimentSpec spec, Path dir, Path jobTmp) throws IOException {
+        Files.createDirectories(jobTmp);
         ProcessHandle runner = ProcessHandle.current();
         List<String> command = new ArrayList<>(List.of(
                 Home.javaExecutable(),
                 "-Xmx" + jobHeap,
+                "-Djava.io.tmpdir=" + jobTmp,
+                "-D" + JobMain.OWN_TMP_PROPERTY + "=true",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-D" + JobMain.AWAIT_START_PROPERTY + "=true",
                 "-D" + JobMain.RUNNER_PID_PROPERTY + "=" + runner.pid()));
         runner.info()
                 .startInstant()
@@ -338,6 +358,7 @@ public final class ExperimentRunner {
             Process job, ExperimentSpec spec, MetricsScraper scraper, Path jobLog)
             throws InterruptedException, JobFailure {
         long deadline = System.nanoTime() + startupTimeoutSeconds * SECOND;
+        boolean started = false;
         while (System.nanoTime() < deadline) {
             if (!job.isAlive()) {
                 if (spec.bounded() && job.exitValue() == 0) {
@@ -347,6 +368,10 @@ public final class ExperimentRunner {
                         + " before any record was processed");
             }
             try {
+                if (!started) {
+                    scraper.post(JobProtocol.START_PATH);
+                    started = true;
+                }
                 MetricsScraper.Snapshot snapshot = scraper.scrape();
                 if (snapshot.records() + snapshot.errors() > 0) {
                     return snapshot;
@@ -356,7 +381,9 @@ public final class ExperimentRunner {
             }
             Thread.sleep(100);
         }
-        throw new JobFailure("no record was processed within " + startupTimeoutSeconds + " s of launching the job");
+        throw new JobFailure("no record was processed within " + startupTimeoutSeconds
+                + " s of the database being ready (" + (started ? "" : "the job's endpoint never answered; ")
+                + "see " + jobLog + ")");
     }
 
     /** The next snapshot; null if a bounded job ended by itself (its endpoint closes just before its JVM exits). */
