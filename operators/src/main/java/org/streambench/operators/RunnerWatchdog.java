@@ -53,14 +53,38 @@ final class RunnerWatchdog {
         watchdog.start();
     }
 
-    /** Best effort: the engine may still be writing there, and the JVM ends right after. */
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-        } catch (IOException | RuntimeException e) {
-            System.err.println("streambench: could not delete " + dir + ": " + e);
+    /**
+     * Best effort: the engine's threads are still running and may create or delete files while the
+     * folder is walked, which aborts a walk or leaves a folder non-empty, so it tries again for a
+     * short while; the JVM ends right after.
+     */
+    static void deleteQuietly(Path dir) {
+        long deadline = System.nanoTime() + DELETE_PATIENCE_NANOS;
+        while (Files.exists(dir)) {
+            try (Stream<Path> paths = Files.walk(dir)) {
+                paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+            } catch (IOException | RuntimeException e) {
+                if (System.nanoTime() > deadline) {
+                    System.err.println("streambench: could not delete " + dir + ": " + e);
+                    return;
+                }
+            }
+            if (Files.exists(dir)) {
+                if (System.nanoTime() > deadline) {
+                    System.err.println("streambench: could not delete " + dir + " entirely");
+                    return;
+                }
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
         }
     }
+
+    private static final long DELETE_PATIENCE_NANOS = 2_000_000_000L;
 
     static boolean alive(long pid, Optional<Instant> expectedStart) {
         return ProcessHandle.of(pid)

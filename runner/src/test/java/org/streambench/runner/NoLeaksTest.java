@@ -96,11 +96,14 @@ class NoLeaksTest {
 
         bench.destroyForcibly();
         assertTrue(Processes.exitsWithin(job, 15), "the " + engine + " job JVM outlived its killed runner");
-        assertTrue(Files.readString(tmp.resolve("run").resolve(ExperimentRunner.JOB_LOG))
-                .contains("the runner (pid " + bench.pid() + ") is gone"));
+        String jobLog = Files.readString(tmp.resolve("run").resolve(ExperimentRunner.JOB_LOG));
+        assertTrue(jobLog.contains("the runner (pid " + bench.pid() + ") is gone"));
+        Path jobTmp = tmp.resolve("run").resolve(ExperimentRunner.JOB_TMP);
         assertFalse(
-                Files.exists(tmp.resolve("run").resolve(ExperimentRunner.JOB_TMP)),
-                "the job deletes its temporary folder when its runner is gone");
+                Files.exists(jobTmp),
+                () -> "the job did not delete its temporary folder when its runner was gone; left: "
+                        + leftIn(jobTmp) + "; the job log ends: "
+                        + jobLog.substring(Math.max(0, jobLog.length() - 2000)));
         assertFalse(
                 Files.exists(tmp.resolve("run").resolve(ResultFiles.RESULT)),
                 "a killed run left something that looks like a result");
@@ -141,6 +144,14 @@ class NoLeaksTest {
 
     private static final List<String> ENGINE_FILE_PREFIXES =
             List.of("flink-", "minicluster_", "chkp", "blockmgr-", "spark-", "liblz4-java", "snappy-");
+
+    private static List<String> leftIn(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            return paths.map(path -> dir.relativize(path).toString()).limit(20).toList();
+        } catch (IOException | RuntimeException e) {
+            return List.of(e.toString());
+        }
+    }
 
     private static Set<String> engineFiles(Path dir) throws IOException {
         try (Stream<Path> entries = Files.list(dir)) {
