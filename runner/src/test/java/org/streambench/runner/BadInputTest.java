@@ -185,6 +185,60 @@ class BadInputTest {
         assertFalse(Files.exists(tmp.resolve("q")));
     }
 
+    @Test
+    void yarnRejectsAConfigurationFolderWithoutYarnSiteOrWithAResourceManagerThatDoesNotAnswer() throws IOException {
+        Path work = tmp.resolve("work");
+        Path empty = Files.createDirectories(tmp.resolve("empty-conf"));
+        withWork(work, () -> {
+            CliResult noSite = CliResult.bench("yarn", "status", "--yarn-conf", empty.toString());
+            assertEquals(2, noSite.code(), noSite.toString());
+            assertEquals(
+                    "bench: --yarn-conf " + empty + ": no yarn-site.xml there; give the folder that holds the"
+                            + " cluster's yarn-site.xml and core-site.xml",
+                    noSite.err().trim());
+        });
+        try (ServerSocket closed = new ServerSocket(0)) {
+            int port = closed.getLocalPort();
+            closed.close();
+            Path conf = Files.createDirectories(tmp.resolve("unreachable-conf"));
+            Files.writeString(
+                    conf.resolve("yarn-site.xml"),
+                    "<configuration><property><name>yarn.resourcemanager.webapp.address</name>" + "<value>127.0.0.1:"
+                            + port + "</value></property></configuration>");
+            withWork(work, () -> {
+                CliResult unreachable = CliResult.bench("yarn", "status", "--yarn-conf", conf.toString());
+                assertEquals(2, unreachable.code(), unreachable.toString());
+                assertTrue(
+                        unreachable
+                                .err()
+                                .contains("the YARN ResourceManager at http://127.0.0.1:" + port
+                                        + " (--yarn-conf " + conf + ") is not reachable; start the suite's own with"
+                                        + " ./bench yarn start"),
+                        unreachable.toString());
+                assertEquals(1, unreachable.err().trim().lines().count(), unreachable.toString());
+            });
+        }
+        assertFalse(Files.exists(work), "a rejected yarn command wrote to the work folder");
+    }
+
+    @Test
+    void yarnStartRejectsAPortRangeInUseBeforeStartingAnything() throws IOException {
+        Path work = tmp.resolve("work");
+        try (ServerSocket taken = new ServerSocket(0)) {
+            int first = taken.getLocalPort() - 3;
+            withWork(work, () -> {
+                CliResult start = CliResult.bench("yarn", "start", "--port", Integer.toString(first));
+                assertEquals(2, start.code(), start.toString());
+                assertTrue(
+                        start.err()
+                                .contains("is in use; YARN needs ports " + first + "-" + (first + 7)
+                                        + ": choose others with --port"),
+                        start.toString());
+            });
+        }
+        assertFalse(Files.exists(work.resolve("yarn")), "a rejected yarn start wrote its folder");
+    }
+
     private static void withWork(Path work, Runnable test) {
         String previous = System.getProperty("streambench.work");
         System.setProperty("streambench.work", work.toString());

@@ -38,6 +38,7 @@ import picocli.CommandLine.Model.OptionSpec;
             QuickstartCommand.class,
             DbCommand.class,
             MonitorCommand.class,
+            YarnCommand.class,
             SwarmCommand.class,
             CommandLine.HelpCommand.class
         })

@@ -65,15 +65,10 @@ final class HBaseKind implements ServerKind {
         Files.writeString(conf.resolve("hbase-site.xml"), siteXml(data, port));
         Files.writeString(
                 conf.resolve("log4j.properties"),
-                """
-                log4j.rootLogger=INFO, console
-                log4j.appender.console=org.apache.log4j.ConsoleAppender
-                log4j.appender.console.layout=org.apache.log4j.PatternLayout
-                log4j.appender.console.layout.ConversionPattern=%d{HH:mm:ss.SSS} %-5p [%t] %c{1}: %m%n
-                log4j.logger.org.apache.zookeeper=WARN
-                log4j.logger.org.apache.hadoop=WARN
-                log4j.logger.org.apache.hadoop.hbase=INFO
-                """);
+                HadoopFiles.consoleLog4j(
+                        "log4j.logger.org.apache.zookeeper=WARN",
+                        "log4j.logger.org.apache.hadoop=WARN",
+                        "log4j.logger.org.apache.hadoop.hbase=INFO"));
         List<String> command = new ArrayList<>(List.of(Home.javaExecutable(), "-Xms1g", "-Xmx1g"));
         command.addAll(JDK17_FLAGS);
         command.addAll(List.of(
@@ -91,29 +86,22 @@ final class HBaseKind implements ServerKind {
     }
 
     private static String siteXml(Path data, int port) {
-        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-        Map.ofEntries(
-                        Map.entry("hbase.cluster.distributed", "false"),
-                        Map.entry("hbase.rootdir", data.resolve("hbase").toUri().toString()),
-                        Map.entry(
-                                "hbase.zookeeper.property.dataDir",
-                                data.resolve("zookeeper").toString()),
-                        Map.entry("hbase.tmp.dir", data.resolve("tmp").toString()),
-                        Map.entry("hbase.zookeeper.quorum", "127.0.0.1"),
-                        Map.entry("hbase.zookeeper.property.clientPort", Integer.toString(port)),
-                        Map.entry("hbase.zookeeper.property.clientPortAddress", "127.0.0.1"),
-                        Map.entry("hbase.master.port", Integer.toString(port + 1)),
-                        Map.entry("hbase.regionserver.port", Integer.toString(port + 2)),
-                        Map.entry("hbase.master.info.port", "-1"),
-                        Map.entry("hbase.regionserver.info.port", "-1"),
-                        Map.entry("hbase.unsafe.stream.capability.enforce", "false"),
-                        Map.entry("hbase.master.hostname", "127.0.0.1"),
-                        Map.entry("hbase.regionserver.hostname", "127.0.0.1"))
-                .forEach((name, value) -> xml.append("  <property><name>")
-                        .append(name)
-                        .append("</name><value>")
-                        .append(value)
-                        .append("</value></property>\n"));
-        return xml.append("</configuration>\n").toString();
+        return HadoopFiles.siteXml(Map.ofEntries(
+                Map.entry("hbase.cluster.distributed", "false"),
+                Map.entry("hbase.rootdir", data.resolve("hbase").toUri().toString()),
+                Map.entry(
+                        "hbase.zookeeper.property.dataDir",
+                        data.resolve("zookeeper").toString()),
+                Map.entry("hbase.tmp.dir", data.resolve("tmp").toString()),
+                Map.entry("hbase.zookeeper.quorum", "127.0.0.1"),
+                Map.entry("hbase.zookeeper.property.clientPort", Integer.toString(port)),
+                Map.entry("hbase.zookeeper.property.clientPortAddress", "127.0.0.1"),
+                Map.entry("hbase.master.port", Integer.toString(port + 1)),
+                Map.entry("hbase.regionserver.port", Integer.toString(port + 2)),
+                Map.entry("hbase.master.info.port", "-1"),
+                Map.entry("hbase.regionserver.info.port", "-1"),
+                Map.entry("hbase.unsafe.stream.capability.enforce", "false"),
+                Map.entry("hbase.master.hostname", "127.0.0.1"),
+                Map.entry("hbase.regionserver.hostname", "127.0.0.1")));
     }
 }

@@ -40,7 +40,7 @@ public record ServerState(
     /** A process by PID and start time, so that a reused PID is never taken for it. */
     public record ProcessRef(long pid, long startEpochMillis) {
 
-        static ProcessRef of(ProcessHandle handle) {
+        public static ProcessRef of(ProcessHandle handle) {
             return new ProcessRef(
                     handle.pid(),
                     handle.info().startInstant().map(Instant::toEpochMilli).orElse(0L));
@@ -66,7 +66,7 @@ public record ServerState(
             return pid + "@" + startEpochMillis;
         }
 
-        static ProcessRef parse(String text) {
+        public static ProcessRef parse(String text) {
             int at = text.indexOf('@');
             return new ProcessRef(Long.parseLong(text.substring(0, at)), Long.parseLong(text.substring(at + 1)));
         }

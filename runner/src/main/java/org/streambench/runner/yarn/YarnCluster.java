@@ -1,0 +1,181 @@
+package org.streambench.runner.yarn;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.streambench.runner.UserError;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * A YARN cluster as the suite sees it: a configuration folder (its {@code yarn-site.xml} and
+ * {@code core-site.xml}) and the ResourceManager's REST API found through it. The suite's own
+ * local YARN is one; {@code --yarn-conf DIR} or {@code HADOOP_CONF_DIR} names any other. The
+ * runner reads the configuration itself (no Hadoop classes on its classpath: they clash with it).
+ */
+public final class YarnCluster {
+
+    public static final String YARN_SITE = "yarn-site.xml";
+    private static final int DEFAULT_WEBAPP_PORT = 8088;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    private final Path conf;
+    private final String description;
+    private final URI webapp;
+
+    private YarnCluster(Path conf, String description, URI webapp) {
+        this.conf = conf;
+        this.description = description;
+        this.webapp = webapp;
+    }
+
+    /** What the ResourceManager reports: its state and version, and the nodes that run. */
+    public record Info(String state, String hadoopVersion, int runningNodes, long availableMemoryMb, int runningApps) {}
+
+    /**
+     * The cluster whose configuration is in {@code dir}; {@code source} names where the folder came
+     * from in error messages (e.g. "--yarn-conf"). Bad folder: {@link UserError}.
+     */
+    public static YarnCluster fromConf(Path dir, String source) {
+        Path site = dir.resolve(YARN_SITE);
+        if (!Files.isRegularFile(site)) {
+            throw new UserError(source + " " + dir + ": no " + YARN_SITE + " there; give the folder that holds the"
+                    + " cluster's " + YARN_SITE + " and core-site.xml");
+        }
+        Map<String, String> properties = properties(site, source);
+        String address = properties.get("yarn.resourcemanager.webapp.address");
+        if (address == null || address.isBlank()) {
+            address = properties.getOrDefault("yarn.resourcemanager.hostname", "0.0.0.0") + ":" + DEFAULT_WEBAPP_PORT;
+        }
+        address = address.trim().replace("0.0.0.0", "127.0.0.1");
+        URI webapp;
+        try {
+            webapp = URI.create("http://" + address);
+            if (webapp.getHost() == null || webapp.getPort() < 0) {
+                throw new IllegalArgumentException("no host:port");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new UserError(source + " " + site + ": yarn.resourcemanager.webapp.address '" + address
+                    + "' is not host:port; fix it there");
+        }
+        return new YarnCluster(dir.toAbsolutePath(), source + " " + dir.toAbsolutePath(), webapp);
+    }
+
+    /**
+     * The cluster the user chose: {@code --yarn-conf} if given, else {@code $HADOOP_CONF_DIR} if set,
+     * else the suite's own local YARN (configured by {@code bench yarn start}).
+     */
+    public static YarnCluster select(Optional<Path> yarnConf, Map<String, String> environment, LocalYarn local) {
+        if (yarnConf.isPresent()) {
+            return fromConf(yarnConf.get(), "--yarn-conf");
+        }
+        String hadoopConf = environment.get("HADOOP_CONF_DIR");
+        if (hadoopConf != null && !hadoopConf.isBlank()) {
+            return fromConf(Path.of(hadoopConf), "HADOOP_CONF_DIR");
+        }
+        if (local.running().isEmpty()) {
+            throw new UserError("no YARN to use: the suite's local YARN does not run; start it with ./bench yarn start,"
+                    + " or name a cluster's configuration folder with --yarn-conf DIR (or HADOOP_CONF_DIR)");
+        }
+        return new YarnCluster(local.conf(), "the suite's local YARN", local.webUrl());
+    }
+
+    public Path conf() {
+        return conf;
+    }
+
+    public URI webapp() {
+        return webapp;
+    }
+
+    /** Where the configuration came from, for messages. */
+    public String description() {
+        return description;
+    }
+
+    /** Asks the ResourceManager; unreachable or not a ResourceManager: {@link UserError}. */
+    public Info info() {
+        JsonNode cluster = get("/ws/v1/cluster/info").path("clusterInfo");
+        JsonNode metrics = get("/ws/v1/cluster/metrics").path("clusterMetrics");
+        return new Info(
+                cluster.path("state").asText("UNKNOWN"),
+                cluster.path("hadoopVersion").asText("unknown"),
+                metrics.path("activeNodes").asInt(),
+                metrics.path("availableMB").asLong(),
+                metrics.path("appsRunning").asInt());
+    }
+
+    /** The ResourceManager's info, or empty while it does not answer yet (for waiting on a start). */
+    Optional<Info> infoIfAnswering() {
+        try {
+            return Optional.of(info());
+        } catch (UserError notYet) {
+            return Optional.empty();
+        }
+    }
+
+    private JsonNode get(String path) {
+        URI uri = webapp.resolve(path);
+        try {
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(uri)
+                            .header("Accept", "application/json")
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new UserError("the YARN ResourceManager at " + webapp + " (" + description + ") answered "
+                        + response.statusCode() + " to " + path + "; is that address its web UI?");
+            }
+            return JSON.readTree(response.body());
+        } catch (ConnectException | HttpTimeoutException e) {
+            throw new UserError("the YARN ResourceManager at " + webapp + " (" + description + ") is not reachable;"
+                    + " start the suite's own with ./bench yarn start, or check --yarn-conf / HADOOP_CONF_DIR");
+        } catch (IOException e) {
+            throw new UserError("the YARN ResourceManager at " + webapp + " (" + description + ") did not answer "
+                    + path + " as a ResourceManager does (" + e.getMessage() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserError("interrupted while asking the YARN ResourceManager at " + webapp);
+        }
+    }
+
+    /** The name/value pairs of a Hadoop configuration file. */
+    static Map<String, String> properties(Path file, String source) {
+        try {
+            DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+            factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            NodeList properties =
+                    factory.newDocumentBuilder().parse(file.toFile()).getElementsByTagName("property");
+            Map<String, String> values = new HashMap<>();
+            for (int i = 0; i < properties.getLength(); i++) {
+                Element property = (Element) properties.item(i);
+                NodeList name = property.getElementsByTagName("name");
+                NodeList value = property.getElementsByTagName("value");
+                if (name.getLength() > 0 && value.getLength() > 0) {
+                    values.put(
+                            name.item(0).getTextContent().trim(), value.item(0).getTextContent());
+                }
+            }
+            return values;
+        } catch (Exception e) {
+            throw new UserError(
+                    source + " " + file + " is not a readable Hadoop configuration file: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.streambench.runner.yarn.LocalYarn;
+
+/**
+ * bench yarn runs a real pseudo-distributed YARN: a ResourceManager that answers and a NodeManager
+ * registered with it, each its own process on loopback only, both gone after stop. Started once
+ * for the class (about 20 s).
+ */
+@Tag("integration")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class YarnTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path work;
+
+    private static int port;
+    private static LocalYarn yarn;
+
+    @BeforeAll
+    static void startYarn() throws Exception {
+        port = freeRange(LocalYarn.PORT_COUNT); // first, since TestServers sets the work folder of the other tests
+        System.setProperty("streambench.work", work.toString());
+        CliResult start = CliResult.bench("yarn", "start", "--port", Integer.toString(port));
+        assertEquals(0, start.code(), start.toString());
+        assertTrue(start.out().contains("ready after"), start.toString());
+        yarn = new LocalYarn(work, new PrintWriter(new StringWriter()));
+    }
+
+    @AfterAll
+    static void stopYarn() throws IOException {
+        try {
+            if (yarn != null) {
+                yarn.stop();
+            }
+        } finally {
+            System.setProperty("streambench.work", TestServers.WORK.toString());
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theResourceManagerAnswersAndItsNodeManagerRuns() throws Exception {
+        JsonNode nodes = get("/ws/v1/cluster/nodes").path("nodes").path("node");
+        assertEquals(1, nodes.size(), nodes.toString());
+        assertEquals("RUNNING", nodes.get(0).path("state").asText(), nodes.toString());
+        assertEquals(8192, nodes.get(0).path("availMemoryMB").asLong(), nodes.toString());
+        assertEquals(
+                "3.4.2",
+                get("/ws/v1/cluster/info")
+                        .path("clusterInfo")
+                        .path("hadoopVersion")
+                        .asText());
+
+        CliResult status = CliResult.bench("yarn", "status");
+        assertEquals(0, status.code(), status.toString());
+        assertTrue(status.out().contains("yarn started"), status.toString());
+        assertTrue(status.out().contains("hadoop 3.4.2, 1 node(s) running"), status.toString());
+    }
+
+    @Test
+    @Order(2)
+    void bothProcessesListenOnLoopbackOnlyAndAStartAgainUsesThem() throws Exception {
+        LocalYarn.Running running = yarn.running().orElseThrow();
+        for (long pid :
+                List.of(running.resourceManager().pid(), running.nodeManager().pid())) {
+            List<String> listening = Processes.listeningAddresses(pid);
+            assertFalse(listening.isEmpty(), "pid " + pid + " listens nowhere");
+            List<String> beyondLoopback =
+                    listening.stream().filter(a -> !Processes.isLoopback(a)).toList();
+            assertTrue(beyondLoopback.isEmpty(), "pid " + pid + " listens beyond loopback: " + listening);
+        }
+        CliResult again = CliResult.bench("yarn", "start", "--port", Integer.toString(port));
+        assertEquals(0, again.code(), again.toString());
+        assertTrue(again.out().contains("yarn already runs"), again.toString());
+        assertEquals(running, yarn.running().orElseThrow());
+    }
+
+    @Test
+    @Order(3)
+    void aClusterNamedByItsConfigurationFolderIsAskedThroughIt(@TempDir Path conf) throws Exception {
+        Files.copy(yarn.conf().resolve("yarn-site.xml"), conf.resolve("yarn-site.xml"));
+        CliResult status = CliResult.bench("yarn", "status", "--yarn-conf", conf.toString());
+        assertEquals(0, status.code(), status.toString());
+        assertTrue(status.out().contains("--yarn-conf " + conf), status.toString());
+        assertTrue(status.out().contains("1 node(s) running"), status.toString());
+    }
+
+    @Test
+    @Order(4)
+    void stopEndsBothProcessesAndStatusSaysSo() throws Exception {
+        LocalYarn.Running running = yarn.running().orElseThrow();
+        CliResult stop = CliResult.bench("yarn", "stop");
+        assertEquals(0, stop.code(), stop.toString());
+        assertEquals("yarn stopped", stop.out().trim());
+        assertFalse(running.resourceManager().handle().isPresent(), "the ResourceManager still runs");
+        assertFalse(running.nodeManager().handle().isPresent(), "the NodeManager still runs");
+        assertTrue(yarn.running().isEmpty());
+
+        CliResult status = CliResult.bench("yarn", "status");
+        assertEquals(0, status.code(), status.toString());
+        assertTrue(status.out().startsWith("yarn stopped"), status.toString());
+        CliResult stopAgain = CliResult.bench("yarn", "stop");
+        assertEquals("yarn was not running", stopAgain.out().trim());
+    }
+
+    private static JsonNode get(String path) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (port + 4) + path))
+                                .header("Accept", "application/json")
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return JSON.readTree(response.body());
+    }
+
+    /** The first of {@code count} consecutive free ports. */
+    static int freeRange(int count) {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int first = TestServers.freePort();
+            if (first + count > 65535) {
+                continue;
+            }
+            boolean allFree = true;
+            for (int port = first + 1; port < first + count && allFree; port++) {
+                allFree = isFree(port);
+            }
+            if (allFree) {
+                return first;
+            }
+        }
+        throw new IllegalStateException("found no " + count + " consecutive free ports");
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
+    }
+}
