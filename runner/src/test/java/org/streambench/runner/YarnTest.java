@@ -19,6 +19,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -115,8 +117,63 @@ class YarnTest {
         assertTrue(status.out().contains("1 node(s) running"), status.toString());
     }
 
+    /**
+     * What the engines will need: a container that YARN launches runs the node's Java. The
+     * application is submitted through the REST API with a bare command as its ApplicationMaster,
+     * which never registers, so YARN marks it failed once the command exited; its log shows it ran.
+     */
     @Test
     @Order(4)
+    void aContainerLaunchedByYarnRunsJava() throws Exception {
+        String id = post("/ws/v1/cluster/apps/new-application", "")
+                .path("application-id")
+                .asText();
+        String marker = "streambench-container-ran-" + id;
+        String submission = JSON.writeValueAsString(Map.of(
+                "application-id",
+                id,
+                "application-name",
+                "streambench-smoke",
+                "application-type",
+                "YARN",
+                "max-app-attempts",
+                1,
+                "resource",
+                Map.of("memory", 256, "vCores", 1),
+                "am-container-spec",
+                Map.of(
+                        "commands",
+                        Map.of(
+                                "command",
+                                "$JAVA_HOME/bin/java -version 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr; echo " + marker
+                                        + " $JAVA_HOME >> <LOG_DIR>/stdout"))));
+        post("/ws/v1/cluster/apps", submission);
+        String state = "";
+        for (int attempt = 0;
+                attempt < 120 && !List.of("FINISHED", "FAILED", "KILLED").contains(state);
+                attempt++) {
+            Thread.sleep(500);
+            state = get("/ws/v1/cluster/apps/" + id).path("app").path("state").asText();
+        }
+        assertTrue(List.of("FINISHED", "FAILED").contains(state), "the application ended as '" + state + "'");
+        Path containers = yarn.dir().resolve("nm-logs").resolve(id);
+        try (Stream<Path> files = Files.walk(containers)) {
+            List<Path> logs = files.filter(Files::isRegularFile).toList();
+            Path stdout = logs.stream()
+                    .filter(f -> f.getFileName().toString().equals("stdout"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no container stdout in " + logs));
+            // engines launch $JAVA_HOME/bin/java in their containers: the node must pass on the suite's JDK
+            assertEquals(
+                    marker + " " + System.getProperty("java.home"),
+                    Files.readString(stdout).trim());
+            String stderr = Files.readString(stdout.resolveSibling("stderr"));
+            assertTrue(stderr.contains("version \"17"), "the container did not run the JDK 17: " + stderr);
+        }
+    }
+
+    @Test
+    @Order(5)
     void stopEndsBothProcessesAndStatusSaysSo() throws Exception {
         LocalYarn.Running running = yarn.running().orElseThrow();
         CliResult stop = CliResult.bench("yarn", "stop");
@@ -131,6 +188,19 @@ class YarnTest {
         assertTrue(status.out().startsWith("yarn stopped"), status.toString());
         CliResult stopAgain = CliResult.bench("yarn", "stop");
         assertEquals("yarn was not running", stopAgain.out().trim());
+    }
+
+    private static JsonNode post(String path, String json) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (port + 4) + path))
+                                .header("Accept", "application/json")
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(json))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertTrue(List.of(200, 202).contains(response.statusCode()), response.statusCode() + " " + response.body());
+        return response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
     }
 
     private static JsonNode get(String path) throws Exception {
