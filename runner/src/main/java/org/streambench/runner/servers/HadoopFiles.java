@@ -10,7 +10,7 @@ public final class HadoopFiles {
     /** A {@code *-site.xml} holding these properties. */
     public static String siteXml(Map<String, String> properties) {
         StringBuilder xml =
-                new StringBuilder("<?xml version=\"1.0\"?>\n<!-- written by streambench -->\n" + "<configuration>\n");
+                new StringBuilder("<?xml version=\"1.0\"?>\n<!-- written by streambench -->\n<configuration>\n");
         properties.forEach((name, value) -> xml.append("  <property><name>")
                 .append(name)
                 .append("</name><value>")

@@ -49,7 +49,7 @@ public final class LocalYarn {
     private static final int NODE_MEMORY_MB = 8192;
     private static final int NODE_VCORES = 8;
 
-    /** The module opens that Hadoop 3.4 needs on JDK 17, for its servers and for the containers. */
+    /** The module opens that Hadoop 3.4's servers need on JDK 17. */
     public static final List<String> JDK17_OPENS = Stream.of(
                     "java.lang",
                     "java.lang.reflect",
@@ -76,6 +76,12 @@ public final class LocalYarn {
 
     /** A local YARN the suite started: its two processes and its first port. */
     public record Running(ProcessRef resourceManager, ProcessRef nodeManager, int port) {
+        boolean allAlive() {
+            return resourceManager.handle().isPresent()
+                    && nodeManager != null
+                    && nodeManager.handle().isPresent();
+        }
+
         /** Whether either process still runs (a half-dead YARN still needs a stop). */
         boolean anyAlive() {
             return resourceManager.handle().isPresent()
@@ -148,6 +154,11 @@ public final class LocalYarn {
      */
     public Running start(int port) throws IOException, InterruptedException {
         Optional<Running> already = running();
+        if (already.isPresent() && !already.get().allAlive()) {
+            out.println("yarn was running only in part (one of its processes had ended); restarting it");
+            stop();
+            already = Optional.empty();
+        }
         if (already.isPresent()) {
             out.println("yarn already runs: " + webUrl() + " (ResourceManager pid "
                     + already.get().resourceManager().pid() + ")");
