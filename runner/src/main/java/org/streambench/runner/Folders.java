@@ -1,8 +1,10 @@
 package org.streambench.runner;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -21,5 +23,12 @@ public final class Folders {
                 Files.delete(path);
             }
         }
+    }
+
+    /** Replaces {@code file} with {@code content} in one step: a reader sees the old file or the new one, never half. */
+    public static void replaceAtomically(Path file, String content) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, content, StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 }

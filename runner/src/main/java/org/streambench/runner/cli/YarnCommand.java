@@ -81,13 +81,12 @@ final class YarnCommand {
         public Integer call() {
             PrintWriter out = command.commandLine().getOut();
             LocalYarn local = new LocalYarn(Home.work(), out);
-            if (yarnConf == null
-                    && System.getenv("HADOOP_CONF_DIR") == null
-                    && local.running().isEmpty()) {
+            Optional<YarnCluster> chosen = YarnCluster.chosen(Optional.ofNullable(yarnConf), System.getenv(), local);
+            if (chosen.isEmpty()) {
                 out.println("yarn stopped (start the suite's local YARN with ./bench yarn start)");
                 return 0;
             }
-            YarnCluster cluster = YarnCluster.select(Optional.ofNullable(yarnConf), System.getenv(), local);
+            YarnCluster cluster = chosen.get();
             YarnCluster.Info info = cluster.info();
             out.println("yarn " + info.state().toLowerCase(Locale.ROOT) + "  " + cluster.webapp() + "  ("
                     + cluster.description() + ")");

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
+import org.streambench.runner.ProcessStopping;
 import org.streambench.runner.UserError;
 import org.streambench.runner.servers.ServerState.ProcessRef;
 
@@ -248,14 +249,14 @@ public final class LocalServers {
         List<ProcessRef> processes = state.get().processes();
         processes.get(0).handle().ifPresent(launched -> {
             signal(launched, kind(database).stopSignal());
-            terminate(database, List.of(launched), STOP_TIMEOUT_SECONDS);
+            ProcessStopping.terminate(out, database, List.of(launched), STOP_TIMEOUT_SECONDS);
         });
         List<ProcessHandle> leftovers = processes.stream()
                 .map(ProcessRef::handle)
                 .flatMap(Optional::stream)
                 .toList();
         if (!leftovers.isEmpty()) {
-            terminate(database, leftovers, LEFTOVER_STOP_TIMEOUT_SECONDS);
+            ProcessStopping.terminate(out, database, leftovers, LEFTOVER_STOP_TIMEOUT_SECONDS);
         }
         try {
             Files.deleteIfExists(dir(database).resolve(STATE_FILE));
@@ -280,20 +281,6 @@ public final class LocalServers {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private void terminate(String database, List<ProcessHandle> processes, long timeoutSeconds) {
-        processes.forEach(ProcessHandle::destroy);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-        for (ProcessHandle process : processes) {
-            try {
-                process.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (Exception timeout) {
-                out.println(database + " (pid " + process.pid() + ") did not stop within " + timeoutSeconds
-                        + " s; killing it");
-                process.destroyForcibly();
-            }
         }
     }
 

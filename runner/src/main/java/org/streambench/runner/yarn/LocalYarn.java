@@ -4,8 +4,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Reader;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -13,7 +13,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,8 +20,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
+import org.streambench.runner.Folders;
 import org.streambench.runner.Home;
+import org.streambench.runner.ProcessStopping;
 import org.streambench.runner.UserError;
 import org.streambench.runner.servers.HadoopFiles;
 import org.streambench.runner.servers.ServerState.ProcessRef;
@@ -50,7 +52,7 @@ public final class LocalYarn {
     private static final int NODE_VCORES = 8;
 
     /** The module opens that Hadoop 3.4's servers need on JDK 17. */
-    public static final List<String> JDK17_OPENS = Stream.of(
+    private static final List<String> JDK17_OPENS = Stream.of(
                     "java.lang",
                     "java.lang.reflect",
                     "java.lang.invoke",
@@ -82,6 +84,11 @@ public final class LocalYarn {
                     && nodeManager.handle().isPresent();
         }
 
+        /** The ResourceManager's web UI and REST API. */
+        public URI webUrl() {
+            return URI.create("http://127.0.0.1:" + webPort(port));
+        }
+
         /** Whether either process still runs (a half-dead YARN still needs a stop). */
         boolean anyAlive() {
             return resourceManager.handle().isPresent()
@@ -95,12 +102,6 @@ public final class LocalYarn {
 
     public Path conf() {
         return dir.resolve("conf");
-    }
-
-    /** The ResourceManager's web UI and REST API. */
-    public URI webUrl() {
-        return URI.create(
-                "http://127.0.0.1:" + webPort(running().map(Running::port).orElse(DEFAULT_PORT)));
     }
 
     static int webPort(int port) {
@@ -128,7 +129,7 @@ public final class LocalYarn {
     }
 
     /** What {@link #start} would refuse (not built, a port taken), checked before anything starts. */
-    public void checkStartable(int port) {
+    private void checkStartable(int port) {
         if (running().isPresent()) {
             return;
         }
@@ -160,7 +161,7 @@ public final class LocalYarn {
             already = Optional.empty();
         }
         if (already.isPresent()) {
-            out.println("yarn already runs: " + webUrl() + " (ResourceManager pid "
+            out.println("yarn already runs: " + already.get().webUrl() + " (ResourceManager pid "
                     + already.get().resourceManager().pid() + ")");
             return already.get();
         }
@@ -176,7 +177,7 @@ public final class LocalYarn {
         writeState(running); // published at once, so that an interrupted start can still be found and stopped
         Process nodeManager = null;
         try {
-            YarnCluster cluster = YarnCluster.fromConf(conf(), "the suite's local YARN");
+            YarnCluster cluster = YarnCluster.local(conf());
             long deadline = started + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
             await(resourceManager, "ResourceManager", deadline, () -> cluster.infoIfAnswering()
                     .filter(info -> info.state().equals("STARTED"))
@@ -190,7 +191,7 @@ public final class LocalYarn {
                     .isPresent());
             YarnCluster.Info info = cluster.info();
             out.println("yarn " + info.hadoopVersion() + " ready after "
-                    + Math.round((System.nanoTime() - started) / 1e8) / 10.0 + " s: " + webUrl()
+                    + Math.round((System.nanoTime() - started) / 1e8) / 10.0 + " s: " + running.webUrl()
                     + " (ResourceManager pid " + resourceManager.pid() + ", NodeManager pid " + nodeManager.pid()
                     + ", " + NODE_MEMORY_MB + " MB / " + NODE_VCORES + " vcores)");
             return running;
@@ -218,36 +219,24 @@ public final class LocalYarn {
             running.nodeManager().handle().ifPresent(nodeManager -> {
                 // containers are launched in sessions of their own: stop those the NodeManager leaves
                 List<ProcessHandle> containers = nodeManager.descendants().toList();
-                terminate("NodeManager", nodeManager);
+                ProcessStopping.terminate(out, "the YARN NodeManager", List.of(nodeManager), STOP_TIMEOUT_SECONDS);
                 containers.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
             });
         }
-        running.resourceManager().handle().ifPresent(resourceManager -> terminate("ResourceManager", resourceManager));
+        running.resourceManager()
+                .handle()
+                .ifPresent(resourceManager -> ProcessStopping.terminate(
+                        out, "the YARN ResourceManager", List.of(resourceManager), STOP_TIMEOUT_SECONDS));
     }
 
-    private void terminate(String name, ProcessHandle process) {
-        process.destroy();
-        try {
-            process.onExit().get(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (Exception timeout) {
-            out.println("the " + name + " (pid " + process.pid() + ") did not stop within " + STOP_TIMEOUT_SECONDS
-                    + " s; killing it");
-            process.destroyForcibly();
-        }
-    }
-
-    private interface Condition {
-        boolean holds();
-    }
-
-    private static void await(Process process, String name, long deadline, Condition ready)
+    private static void await(Process process, String name, long deadline, BooleanSupplier ready)
             throws InterruptedException {
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new UserError("the YARN " + name + " did not start (exit " + process.exitValue()
                         + "); see its log" + " in work/yarn/");
             }
-            if (ready.holds()) {
+            if (ready.getAsBoolean()) {
                 return;
             }
             Thread.sleep(500);
@@ -325,15 +314,10 @@ public final class LocalYarn {
             p.setProperty("nodeManager", running.nodeManager().toString());
         }
         p.setProperty("port", Integer.toString(running.port()));
-        Path file = dir.resolve(STATE_FILE);
-        Path tmp = dir.resolve(STATE_FILE + ".tmp");
-        try (Writer writer = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-            p.store(writer, "streambench local YARN");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        StringWriter text = new StringWriter();
         try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            p.store(text, "streambench local YARN");
+            Folders.replaceAtomically(dir.resolve(STATE_FILE), text.toString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

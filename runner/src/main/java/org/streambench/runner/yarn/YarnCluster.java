@@ -30,6 +30,7 @@ public final class YarnCluster {
 
     public static final String YARN_SITE = "yarn-site.xml";
     private static final int DEFAULT_WEBAPP_PORT = 8088;
+    private static final String LOCAL = "the suite's local YARN";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
@@ -78,21 +79,27 @@ public final class YarnCluster {
 
     /**
      * The cluster the user chose: {@code --yarn-conf} if given, else {@code $HADOOP_CONF_DIR} if set,
-     * else the suite's own local YARN (configured by {@code bench yarn start}).
+     * else the suite's own local YARN (configured by {@code bench yarn start}); empty when that is
+     * the local one and it does not run.
      */
-    public static YarnCluster select(Optional<Path> yarnConf, Map<String, String> environment, LocalYarn local) {
+    public static Optional<YarnCluster> chosen(
+            Optional<Path> yarnConf, Map<String, String> environment, LocalYarn local) {
         if (yarnConf.isPresent()) {
-            return fromConf(yarnConf.get(), "--yarn-conf");
+            return Optional.of(fromConf(yarnConf.get(), "--yarn-conf"));
         }
         String hadoopConf = environment.get("HADOOP_CONF_DIR");
         if (hadoopConf != null && !hadoopConf.isBlank()) {
-            return fromConf(Path.of(hadoopConf), "HADOOP_CONF_DIR");
+            return Optional.of(fromConf(Path.of(hadoopConf), "HADOOP_CONF_DIR"));
         }
         if (local.running().isEmpty()) {
-            throw new UserError("no YARN to use: the suite's local YARN does not run; start it with ./bench yarn start,"
-                    + " or name a cluster's configuration folder with --yarn-conf DIR (or HADOOP_CONF_DIR)");
+            return Optional.empty();
         }
-        return new YarnCluster(local.conf(), "the suite's local YARN", local.webUrl());
+        return Optional.of(fromConf(local.conf(), LOCAL));
+    }
+
+    /** The local YARN {@code bench yarn start} configured in {@code conf}. */
+    static YarnCluster local(Path conf) {
+        return fromConf(conf, LOCAL);
     }
 
     public Path conf() {
