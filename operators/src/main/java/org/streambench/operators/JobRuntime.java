@@ -30,6 +30,7 @@ import org.HdrHistogram.Histogram;
 public final class JobRuntime implements AutoCloseable {
 
     private static final long RATE_SAMPLE_NANOS = 250_000_000;
+    private static final long START_POLL_MILLIS = 50;
 
     private static JobRuntime current;
 
@@ -138,7 +139,7 @@ public final class JobRuntime implements AutoCloseable {
     }
 
     /** Blocks until generators may emit; false if the job is stopping before that. */
-    public boolean awaitStart() throws InterruptedException {
+    boolean awaitStart() throws InterruptedException {
         while (!startGate.await(START_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
             if (stopRequested) {
                 return false;
@@ -146,8 +147,6 @@ public final class JobRuntime implements AutoCloseable {
         }
         return !stopRequested;
     }
-
-    private static final long START_POLL_MILLIS = 50;
 
     public synchronized void requestStop() {
         if (!stopRequested) {

@@ -29,6 +29,9 @@ import scala.Tuple2;
  */
 public final class SparkJob {
 
+    /** Each receiver's rate in its first batches when unthrottled, until the rate estimator has learned. */
+    private static final long UNTHROTTLED_INITIAL_RATE = 1000;
+
     /** The processing operator of each partition, kept for the life of this executor JVM. */
     private static final Map<Integer, ProcessingOperator> OPERATORS = new ConcurrentHashMap<>();
 
@@ -90,8 +93,6 @@ public final class SparkJob {
         }
         return (long) Math.ceil(spec.rate() / spec.generatorParallelism());
     }
-
-    private static final long UNTHROTTLED_INITIAL_RATE = 1000;
 
     private static void process(Iterator<Tuple2<String, TimedRecord>> partition) {
         ProcessingOperator operator =
