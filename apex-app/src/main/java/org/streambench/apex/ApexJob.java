@@ -56,7 +56,7 @@ public final class ApexJob {
         local.prepareDAG(new Application(spec), new Configuration(false));
         LocalMode.Controller controller = local.getController();
         controller.runAsync();
-        JobRuntime runtime = JobRuntime.get();
+        JobRuntime runtime = JobRuntime.of(spec);
         try {
             runtime.awaitGeneratorsDone();
             if (!runtime.awaitDrained(DRAIN_TIMEOUT_MILLIS)) {
@@ -78,9 +78,11 @@ public final class ApexJob {
         @Override
         public void populateDAG(DAG dag, Configuration conf) {
             Generator generator = dag.addOperator("generator", new Generator());
+            generator.spec = spec.toText();
             generator.instances = spec.generatorParallelism();
             generator.maxInFlight = Long.parseLong(spec.engineSetting("maxInFlight", "10000"));
             Processing processing = dag.addOperator("processing", new Processing());
+            processing.spec = spec.toText();
             dag.setOperatorAttribute(
                     processing,
                     Context.OperatorContext.PARTITIONER,
@@ -98,6 +100,9 @@ public final class ApexJob {
         private static final int PER_CALL = 64;
 
         public final transient DefaultOutputPort<TimedRecord> output = new DefaultOutputPort<>();
+        /** The spec as text: Apex copies operators with Kryo, and a string needs nothing of Kryo from the spec record and its maps. */
+        String spec;
+
         int instances = 1;
         int instance;
         long maxInFlight;
@@ -105,7 +110,7 @@ public final class ApexJob {
 
         @Override
         public void setup(Context.OperatorContext context) {
-            generator = new GeneratorInstance(instance, maxInFlight);
+            generator = GeneratorInstance.of(ExperimentSpec.fromText(spec), instance, maxInFlight);
         }
 
         @Override
@@ -128,6 +133,7 @@ public final class ApexJob {
             List<Partition<Generator>> defined = new ArrayList<>();
             for (int i = 0; i < instances; i++) {
                 Generator partition = new Generator();
+                partition.spec = spec;
                 partition.instances = instances;
                 partition.instance = i;
                 partition.maxInFlight = maxInFlight;
@@ -142,6 +148,9 @@ public final class ApexJob {
 
     /** The shared processing operator; records reach it partitioned by id. */
     public static final class Processing extends BaseOperator {
+        /** The spec as text, as the generator holds it. */
+        String spec;
+
         private transient ProcessingOperator operator;
 
         public final transient DefaultInputPort<TimedRecord> input = new DefaultInputPort<>() {
@@ -158,7 +167,7 @@ public final class ApexJob {
 
         @Override
         public void setup(Context.OperatorContext context) {
-            operator = ProcessingOperator.open();
+            operator = ProcessingOperator.open(ExperimentSpec.fromText(spec));
         }
 
         @Override

@@ -33,10 +33,10 @@ public final class FlinkJob {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration());
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.disableOperatorChaining();
-        env.fromSource(new GeneratorSource(), WatermarkStrategy.noWatermarks(), "generator")
+        env.fromSource(new GeneratorSource(spec), WatermarkStrategy.noWatermarks(), "generator")
                 .setParallelism(spec.generatorParallelism())
                 .keyBy(TimedRecord::id)
-                .process(new Processing())
+                .process(new Processing(spec))
                 .returns(Types.VOID)
                 .name("processing")
                 .setParallelism(spec.parallelism())
@@ -66,11 +66,16 @@ public final class FlinkJob {
     static final class Processing extends KeyedProcessFunction<String, TimedRecord, Void> {
         private static final long serialVersionUID = 1L;
 
+        private final ExperimentSpec spec;
         private transient ProcessingOperator operator;
+
+        Processing(ExperimentSpec spec) {
+            this.spec = spec;
+        }
 
         @Override
         public void open(OpenContext context) {
-            operator = ProcessingOperator.open();
+            operator = ProcessingOperator.open(spec);
         }
 
         @Override

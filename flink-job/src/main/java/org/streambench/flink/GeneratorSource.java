@@ -21,6 +21,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.streambench.generator.TimedRecord;
+import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.GeneratorInstance;
 
 /**
@@ -33,6 +34,12 @@ import org.streambench.operators.GeneratorInstance;
 final class GeneratorSource implements Source<TimedRecord, GeneratorSource.InstanceSplit, Integer> {
 
     private static final long serialVersionUID = 1L;
+
+    private final ExperimentSpec spec;
+
+    GeneratorSource(ExperimentSpec spec) {
+        this.spec = spec;
+    }
 
     /** Records emitted per poll before the reader yields to Flink's mailbox. */
     private static final int BATCH = 64;
@@ -72,7 +79,7 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
 
     @Override
     public SourceReader<TimedRecord, InstanceSplit> createReader(SourceReaderContext context) {
-        return new Reader();
+        return new Reader(spec);
     }
 
     private static final class Enumerator implements SplitEnumerator<InstanceSplit, Integer> {
@@ -107,10 +114,15 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
     }
 
     private static final class Reader implements SourceReader<TimedRecord, InstanceSplit> {
+        private final ExperimentSpec spec;
         private final CompletableFuture<Void> assigned = new CompletableFuture<>();
         private CompletableFuture<Void> available = assigned;
         private GeneratorInstance generator;
         private InstanceSplit split;
+
+        Reader(ExperimentSpec spec) {
+            this.spec = spec;
+        }
 
         @Override
         public void start() {}
@@ -151,7 +163,7 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
         @Override
         public void addSplits(List<InstanceSplit> splits) {
             split = splits.get(0);
-            generator = new GeneratorInstance(split.instance());
+            generator = GeneratorInstance.of(spec, split.instance());
             assigned.complete(null);
         }
 

@@ -1,9 +1,10 @@
 package org.streambench.operators;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.io.Serializable;
-import java.io.Writer;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +25,9 @@ import org.streambench.generator.Pattern;
  * @param recordsPerGenerator a bounded run: each generator instance emits exactly this many
  *                            records and the job ends by itself; 0 = until the runner stops it
  * @param databaseSettings   connector settings (url, user, password, table, ...)
+ * @param metricsHost        where the job's first worker serves its endpoint (further workers: any free port)
+ * @param collector          the runner's collector URL that every worker of the job reports to;
+ *                           empty for a job runtime used without a runner (tests)
  * @param engineSettings     engine options (Spark: batchIntervalMillis; Apex: streamLocality)
  */
 public record ExperimentSpec(
@@ -42,6 +46,7 @@ public record ExperimentSpec(
         long recordsPerGenerator,
         String metricsHost,
         int metricsPort,
+        String collector,
         Map<String, String> databaseSettings,
         Map<String, String> engineSettings)
         implements Serializable {
@@ -57,6 +62,7 @@ public record ExperimentSpec(
     private static final String ENGINE_PREFIX = "engine.";
 
     public ExperimentSpec {
+        collector = collector == null ? "" : collector;
         databaseSettings = Map.copyOf(databaseSettings);
         engineSettings = Map.copyOf(engineSettings);
     }
@@ -90,6 +96,29 @@ public record ExperimentSpec(
                 recordsPerGenerator,
                 metricsHost,
                 metricsPort,
+                collector,
+                databaseSettings,
+                engineSettings);
+    }
+
+    public ExperimentSpec withCollector(String url) {
+        return new ExperimentSpec(
+                engine,
+                database,
+                pattern,
+                blobBytes,
+                durationSeconds,
+                warmupSeconds,
+                rate,
+                keys,
+                parallelism,
+                generatorParallelism,
+                seed,
+                runToken,
+                recordsPerGenerator,
+                metricsHost,
+                metricsPort,
+                url,
                 databaseSettings,
                 engineSettings);
     }
@@ -111,6 +140,7 @@ public record ExperimentSpec(
                 recordsPerGenerator,
                 metricsHost,
                 metricsPort,
+                collector,
                 settings,
                 engineSettings);
     }
@@ -132,11 +162,21 @@ public record ExperimentSpec(
                 recordsPerGenerator,
                 metricsHost,
                 metricsPort,
+                collector,
                 databaseSettings,
                 engineSettings);
     }
 
     public void write(Path file) throws IOException {
+        Files.writeString(file, toText(), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The spec as properties text, without the password (see {@link #PASSWORD_ENVIRONMENT}):
+     * the form in which it travels to the job and, inside operators that an engine serializes
+     * with a codec of its own (Apex), to the job's workers.
+     */
+    public String toText() {
         Properties p = new Properties();
         p.setProperty("engine", engine);
         p.setProperty("database", database);
@@ -153,15 +193,20 @@ public record ExperimentSpec(
         p.setProperty("recordsPerGenerator", Long.toString(recordsPerGenerator));
         p.setProperty("metricsHost", metricsHost);
         p.setProperty("metricsPort", Integer.toString(metricsPort));
+        p.setProperty("collector", collector);
         databaseSettings.forEach((k, v) -> {
             if (!k.equals(PASSWORD)) {
                 p.setProperty(DB_PREFIX + k, v);
             }
         });
         engineSettings.forEach((k, v) -> p.setProperty(ENGINE_PREFIX + k, v));
-        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+        StringWriter out = new StringWriter();
+        try {
             p.store(out, "streambench experiment (written by the runner for the job JVM)");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
         }
+        return out.toString();
     }
 
     /** The password the job JVM needs (see {@link #PASSWORD_ENVIRONMENT}), or null. */
@@ -172,9 +217,16 @@ public record ExperimentSpec(
 
     /** Reads a spec written by {@link #write}; the password comes from the environment. */
     public static ExperimentSpec read(Path file) throws IOException {
+        return fromText(Files.readString(file, StandardCharsets.UTF_8));
+    }
+
+    /** Reads a spec written by {@link #toText}; the password comes from the environment. */
+    public static ExperimentSpec fromText(String text) {
         Properties p = new Properties();
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(in);
+        try {
+            p.load(new StringReader(text));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringReader does not fail
         }
         Map<String, String> settings = withPrefix(p, DB_PREFIX);
         String password = System.getenv(PASSWORD_ENVIRONMENT);
@@ -197,6 +249,7 @@ public record ExperimentSpec(
                 Long.parseLong(p.getProperty("recordsPerGenerator")),
                 p.getProperty("metricsHost"),
                 Integer.parseInt(p.getProperty("metricsPort")),
+                p.getProperty("collector", ""),
                 settings,
                 withPrefix(p, ENGINE_PREFIX));
     }

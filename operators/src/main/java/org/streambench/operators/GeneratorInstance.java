@@ -36,6 +36,7 @@ public final class GeneratorInstance {
     static final int UNTHROTTLED_TIMED_EVERY = 16;
 
     private final JobRuntime runtime;
+    private final int instance;
     private final RecordGenerator generator;
     private final double rate;
     /** Created when the job's start gate opens, so the rate schedule begins then and not at engine start. */
@@ -47,18 +48,27 @@ public final class GeneratorInstance {
     private final long maxInFlight;
     private long sequence;
 
-    public GeneratorInstance(int instance) {
-        this(instance, 0);
+    /** Generator instance {@code instance} of the spec's run, in this JVM's worker. */
+    public static GeneratorInstance of(ExperimentSpec spec, int instance) {
+        return of(spec, instance, 0);
     }
 
     /**
+     * Generator instance {@code instance} of the spec's run, in this JVM's worker, for an engine
+     * that needs its generators to hold back.
+     *
      * @param maxInFlight for engines without backpressure from the processing operator to the
      *                    generator (Apex spools to disk instead): at most this many records of the
      *                    whole job, and about {@value #IN_FLIGHT_SECONDS} s of processing, are
      *                    emitted but not yet processed; 0 = no limit
      */
-    public GeneratorInstance(int instance, long maxInFlight) {
-        this.runtime = JobRuntime.get();
+    public static GeneratorInstance of(ExperimentSpec spec, int instance, long maxInFlight) {
+        return new GeneratorInstance(JobRuntime.of(spec), instance, maxInFlight);
+    }
+
+    GeneratorInstance(JobRuntime runtime, int instance, long maxInFlight) {
+        this.runtime = runtime;
+        this.instance = instance;
         ExperimentSpec spec = runtime.spec();
         this.generator = new RecordGenerator(spec.seed(), spec.pattern(), spec.keys(), spec.runToken(), instance);
         this.rate = spec.rate() / spec.generatorParallelism();
@@ -103,23 +113,23 @@ public final class GeneratorInstance {
     /** The next record, paced by the configured rate (blocks until it is due); {@code null} once the job is stopping or a bounded run is complete. */
     public TimedRecord next() {
         if (runtime.stopRequested() || sequence >= limit) {
-            return null;
+            return ended();
         }
         if (limiter == null) {
             try {
                 if (!runtime.awaitStart()) {
-                    return null;
+                    return ended();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return null; // the engine is shutting this source down
+                return ended(); // the engine is shutting this source down
             }
         }
         RateLimiter schedule = limiter();
         if (maxInFlight > 0 && (sequence & CREDIT_CHECK_MASK) == 0) {
             while (runtime.inFlight() >= inFlightBound()) {
                 if (runtime.stopRequested()) {
-                    return null;
+                    return ended();
                 }
                 LockSupport.parkNanos(CREDIT_WAIT_NANOS);
             }
@@ -128,7 +138,7 @@ public final class GeneratorInstance {
         if (schedule.throttled()) {
             intended = schedule.acquire();
             if (runtime.stopRequested()) {
-                return null; // the stop came while this record waited for its time: it was never emitted
+                return ended(); // the stop came while this record waited for its time: it was never emitted
             }
             metrics.recordGeneratorDelay(EpochClock.nowNanos() - intended);
         } else {
@@ -140,5 +150,11 @@ public final class GeneratorInstance {
         TimedRecord record = generator.timed(sequence++, intended);
         emitted.set(sequence);
         return record;
+    }
+
+    /** This instance will not emit again: the job learns it, so it knows when every generator is done. */
+    private TimedRecord ended() {
+        runtime.generatorEnded(instance);
+        return null;
     }
 }

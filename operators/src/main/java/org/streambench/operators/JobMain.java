@@ -1,19 +1,18 @@
 package org.streambench.operators;
 
-import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * The common main of every engine job: read the spec, start the runtime, let the engine run the
- * pipeline until the runner stops it, then write the job report the runner verifies.
- * Usage of an engine main: {@code <spec.properties> <report.properties>}.
+ * The common main of every engine job: read the spec, start the job's first worker, let the
+ * engine run the pipeline until the job is complete. Usage of an engine main: {@code <spec.properties>}.
  * <p>
- * Once the generators are done and every record they emitted is processed, the job writes its
- * report and ends its JVM at once: the database holds everything by then, and an engine's own
- * orderly shutdown (seconds for Flink's mini cluster, more for Apex) would only add to every
- * run's overhead. The job ends early, with a report that says why, when a database call fails
- * (every failed call fails the run anyway, so going on would only hammer a database that stopped
- * answering) and when the runner that launched it is gone.
+ * Once the generators are done and every record they emitted is processed, every worker pushes
+ * its final counts and latencies to the runner's collector, and the job ends its JVM at once:
+ * the database holds everything by then, and an engine's own orderly shutdown (seconds for
+ * Flink's mini cluster, more for Apex) would only add to every run's overhead. The job ends
+ * early, failed with a reason the collector learns, when a database call fails (every failed call
+ * fails the run anyway, so going on would only hammer a database that stopped answering) and
+ * when the runner that launched it is gone.
  */
 public final class JobMain {
 
@@ -36,90 +35,90 @@ public final class JobMain {
     /** System property of the job JVM: "true" makes the generators wait for {@code POST /start}. */
     public static final String AWAIT_START_PROPERTY = "streambench.awaitStart";
 
-    private static final long COMPLETION_POLL_MILLIS = 20;
+    /** How long the job waits for its other workers' final statuses, and for the last records after its engine ended. */
+    private static final long FINAL_TIMEOUT_MILLIS = 10_000;
 
-    /** The exit code of the report already written, or null before the first. */
-    private static Integer reportedExitCode;
+    private static final long COMPLETION_POLL_MILLIS = 20;
 
     private JobMain() {}
 
     public static void run(String[] args, String engineVersion, Pipeline pipeline) {
-        if (args.length != 2) {
-            System.err.println("usage: <spec.properties> <report.properties> (the bench runner launches this)");
+        if (args.length != 1) {
+            System.err.println("usage: <spec.properties> (the bench runner launches this)");
             System.exit(2);
         }
         RunnerWatchdog.startIfLaunchedByRunner();
-        Path reportFile = Path.of(args[1]);
         JobRuntime runtime = null;
-        String status = "finished";
-        String error = null;
         try {
             ExperimentSpec spec = ExperimentSpec.read(Path.of(args[0]));
             runtime = JobRuntime.start(spec, Boolean.getBoolean(AWAIT_START_PROPERTY));
-            JobRuntime started = runtime;
-            runtime.onFailure(reason -> {
-                int code = finish(started, reportFile, engineVersion, "failed", reason);
-                Runtime.getRuntime().halt(code == 0 ? 1 : code);
-            });
-            endWhenComplete(runtime, reportFile, engineVersion);
+            runtime.engineVersion(engineVersion);
+            runtime.onFailure(reason -> halt(1));
+            endWhenComplete(runtime);
             pipeline.run(spec);
         } catch (Throwable t) {
-            status = "failed";
-            error = String.valueOf(rootCause(t));
             t.printStackTrace();
+            if (runtime != null) {
+                runtime.fail(String.valueOf(rootCause(t))); // ends the JVM
+            }
+            halt(1);
         }
-        if (runtime != null && runtime.failure() != null) {
-            return; // the failure handler writes the report and ends the JVM
+        // the engine ended by itself: its last records may still be on their way to the collector
+        try {
+            long deadline = System.currentTimeMillis() + FINAL_TIMEOUT_MILLIS;
+            while (!runtime.complete() && System.currentTimeMillis() < deadline) {
+                Thread.sleep(COMPLETION_POLL_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        System.exit(finish(runtime, reportFile, engineVersion, status, error));
+        if (!runtime.complete()) {
+            runtime.fail("the engine ended with " + runtime.inFlight() + " emitted records not processed");
+        }
+        finishAndHalt(runtime);
     }
 
-    private static void endWhenComplete(JobRuntime runtime, Path reportFile, String engineVersion) {
+    private static void endWhenComplete(JobRuntime runtime) {
         Thread watcher = new Thread(
                 () -> {
                     try {
-                        runtime.awaitGeneratorsDone();
-                        while (!runtime.drained()) {
+                        while (!runtime.complete()) {
                             Thread.sleep(COMPLETION_POLL_MILLIS);
                         }
                     } catch (InterruptedException e) {
                         return;
                     }
-                    if (runtime.failure() == null) {
-                        Runtime.getRuntime().halt(finish(runtime, reportFile, engineVersion, "finished", null));
-                    }
+                    finishAndHalt(runtime);
                 },
                 "streambench-end-when-complete");
         watcher.setDaemon(true);
         watcher.start();
     }
 
-    /** Writes the job report once; returns the exit code (of the report written first, on later calls). */
-    private static synchronized int finish(
-            JobRuntime runtime, Path reportFile, String engineVersion, String status, String error) {
-        if (reportedExitCode != null) {
-            return reportedExitCode;
+    /** Pushes this worker's final status, waits a moment for the other workers' and ends the JVM. */
+    private static synchronized void finishAndHalt(JobRuntime runtime) {
+        if (runtime.failure() != null) {
+            return; // the failure handler ends the JVM
         }
-        int exitCode = status.equals("finished") ? 0 : 1;
-        reportedExitCode = exitCode;
-        JobReport report;
-        if (runtime != null) {
-            runtime.requestStop();
-            report = runtime.report(status, error, engineVersion);
-            runtime.close();
-        } else {
-            report = JobReport.withoutRuntime(status, error, engineVersion);
-        }
+        runtime.finish();
+        boolean allFinal;
         try {
-            report.write(reportFile);
-        } catch (IOException e) {
-            System.err.println("cannot write the job report " + reportFile + ": " + e);
-            reportedExitCode = 1;
-            return 1;
+            allFinal = runtime.awaitAllFinal(FINAL_TIMEOUT_MILLIS);
+        } catch (InterruptedException e) {
+            allFinal = false;
         }
+        if (!allFinal) {
+            System.err.println("streambench: not every worker pushed its final status within " + FINAL_TIMEOUT_MILLIS
+                    + " ms; the runner reports the run as failed");
+        }
+        runtime.close();
+        halt(allFinal ? 0 : 1);
+    }
+
+    private static void halt(int code) {
         System.out.flush();
         System.err.flush();
-        return exitCode;
+        Runtime.getRuntime().halt(code);
     }
 
     private static Throwable rootCause(Throwable t) {

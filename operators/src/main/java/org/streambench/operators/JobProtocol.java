@@ -1,8 +1,8 @@
 package org.streambench.operators;
 
 /**
- * What the runner and a job JVM agree on: the paths of the job's endpoint and the metrics the
- * runner reads from it. Both sides use these constants, and {@code JobProtocolTest} checks that
+ * What the runner and a job's workers agree on: the paths of a worker's endpoint and of the
+ * runner's collector, and the metrics the runner reads from each worker. Both sides use these constants, and {@code JobProtocolTest} checks that
  * the job exports every meter under the name given here, so a rename breaks the build or a test
  * instead of silently measuring zero records.
  */
@@ -16,6 +16,8 @@ public final class JobProtocol {
     public static final String MEASURE_PATH = "/measure";
     /** POST: stop the generators; the job processes what they emitted and ends. */
     public static final String STOP_PATH = "/stop";
+    /** POST, on the runner's collector: a worker's {@link WorkerStatus}; the answer is a {@link WorkerStatus.View}. */
+    public static final String PUSH_PATH = "/push";
 
     /** A meter: its Micrometer name, and the name Prometheus's text format exports it under. */
     public enum Meter {

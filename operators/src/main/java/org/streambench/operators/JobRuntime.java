@@ -4,22 +4,48 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
- * The per-JVM state of a running job, shared by every operator instance the engine runs in this
- * JVM: the metrics, the generator counts, and the HTTP endpoint the runner talks to.
+ * One worker of a running job: the state that every operator instance the engine runs in this
+ * JVM for this run shares (metrics, generator counts, the start gate and the stop), the worker's
+ * HTTP endpoint, and its link to the runner's collector.
+ * <p>
+ * A job has one worker per JVM that hosts its operators: locally the job's one JVM, on a cluster
+ * every TaskManager, executor or container. The job's main starts the first ({@link #start});
+ * operator instances that an engine created from their serialized form get their JVM's worker
+ * with {@link #of}, which starts one if the JVM has none yet. Every worker pushes its counts to
+ * the collector every {@value #PUSH_MILLIS} ms and when something changes, and its final counts
+ * and latency histograms when the job is complete; the collector answers with the run's control
+ * state and what the other workers last reported, from which each worker knows whether the whole
+ * job is done and drained. Without a collector (a runtime in a test) the worker is the whole job.
+ * <p>
+ * Its endpoint:
  * <ul>
  * <li>{@code GET /metrics}: Prometheus text format.</li>
  * <li>{@code POST /start}: the database is ready; generators of a job started with {@code awaitStart} begin.</li>
@@ -29,16 +55,37 @@ import org.HdrHistogram.Histogram;
  */
 public final class JobRuntime implements AutoCloseable {
 
+    static final long PUSH_MILLIS = 100;
     private static final long RATE_SAMPLE_NANOS = 250_000_000;
     private static final long START_POLL_MILLIS = 50;
+    private static final Duration PUSH_TIMEOUT = Duration.ofSeconds(5);
 
-    private static JobRuntime current;
+    /**
+     * The workers of the runs this JVM takes part in, by run. Engines create operator instances
+     * from their serialized form, with no reference to anything the job's main made; this map is
+     * how the instances of one run in one JVM find their common worker.
+     */
+    private static final Map<String, JobRuntime> WORKERS = new ConcurrentHashMap<>();
 
+    private static final AtomicInteger WORKERS_STARTED = new AtomicInteger();
+
+    private final String run;
+    private final String workerId;
     private final ExperimentSpec spec;
     private final OperatorMetrics metrics;
     private final Map<Integer, AtomicLong> emittedByInstance = new ConcurrentHashMap<>();
+    private final Set<Integer> endedInstances = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, ProcessingOperator> processingByPartition = new ConcurrentHashMap<>();
     private final HttpServer server;
+    private final String endpoint;
     private final CountDownLatch startGate;
+    private final HttpClient client;
+    private final ScheduledExecutorService pusher;
+    private final ScheduledFuture<?> periodicPush;
+    private volatile WorkerStatus.View view = WorkerStatus.View.ALONE;
+    private volatile boolean finalPushed;
+    private int failedPushes; // guarded by client
+    private volatile String engineVersion;
     private volatile boolean stopRequested;
     private volatile OperatorMetrics.LatencyWindow measuredWindow;
     private volatile String failure;
@@ -48,11 +95,15 @@ public final class JobRuntime implements AutoCloseable {
     private long rateSampleHandled = -1; // guarded by rateLock
     private volatile double handledPerSecond;
 
-    private JobRuntime(ExperimentSpec spec, boolean awaitStart) throws IOException {
+    private JobRuntime(ExperimentSpec spec, boolean awaitStart, int port) throws IOException {
         this.spec = spec;
+        this.run = runOf(spec);
+        this.workerId = newWorkerId();
         this.startGate = new CountDownLatch(awaitStart ? 1 : 0);
-        this.metrics = new OperatorMetrics(spec, this::totalEmitted);
-        this.server = HttpServer.create(new InetSocketAddress(spec.metricsHost(), spec.metricsPort()), 16);
+        this.metrics = new OperatorMetrics(spec, workerId, this::totalEmitted);
+        this.server = HttpServer.create(new InetSocketAddress(spec.metricsHost(), port), 16);
+        this.endpoint =
+                "http://" + spec.metricsHost() + ":" + server.getAddress().getPort();
         server.createContext(
                 JobProtocol.METRICS_PATH,
                 exchange -> respond(exchange, "GET", metrics::scrape, "text/plain; version=0.0.4; charset=utf-8"));
@@ -86,39 +137,100 @@ public final class JobRuntime implements AutoCloseable {
                             return "stopping\n";
                         },
                         "text/plain"));
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "streambench-metrics-http");
-            t.setDaemon(true);
-            return t;
-        }));
+        server.setExecutor(Executors.newSingleThreadExecutor(daemon("streambench-metrics-http")));
         server.start();
+        if (spec.collector().isEmpty()) {
+            client = null;
+            pusher = null;
+            periodicPush = null;
+        } else {
+            client = HttpClient.newBuilder().connectTimeout(PUSH_TIMEOUT).build();
+            pusher = Executors.newSingleThreadScheduledExecutor(daemon("streambench-worker-push"));
+            // the first push registers the worker before any operator of this JVM does anything
+            pushQuietly();
+            periodicPush = pusher.scheduleWithFixedDelay(
+                    this::pushPeriodically, PUSH_MILLIS, PUSH_MILLIS, TimeUnit.MILLISECONDS);
+        }
     }
 
-    /** Starts the runtime of this JVM with its generators free to emit at once. */
+    /** Starts the job's first worker with its generators free to emit at once. */
     public static JobRuntime start(ExperimentSpec spec) throws IOException {
         return start(spec, false);
     }
 
     /**
-     * Starts the runtime of this JVM; the job's main calls it once, before the engine starts. With
-     * {@code awaitStart}, generators emit nothing until {@code POST /start}: the runner launches
-     * the job while it prefills the database, so the engine's start-up overlaps the prefill.
+     * Starts the job's first worker, on the spec's metrics port; the job's main calls it once,
+     * before the engine starts. With {@code awaitStart}, generators emit nothing until
+     * {@code POST /start}: the runner launches the job while it prefills the database, so the
+     * engine's start-up overlaps the prefill.
      */
-    public static synchronized JobRuntime start(ExperimentSpec spec, boolean awaitStart) throws IOException {
-        if (current != null) {
-            throw new IllegalStateException("the job runtime of this JVM is already started");
+    public static JobRuntime start(ExperimentSpec spec, boolean awaitStart) throws IOException {
+        synchronized (WORKERS) {
+            if (WORKERS.containsKey(runOf(spec))) {
+                throw new IllegalStateException("this JVM already has a worker of this run");
+            }
+            JobRuntime runtime = new JobRuntime(spec, awaitStart, spec.metricsPort());
+            WORKERS.put(runtime.run, runtime);
+            return runtime;
         }
-        current = new JobRuntime(spec, awaitStart);
-        return current;
     }
 
-    /** The runtime of this JVM, for operator instances the engine created from serialized state. */
-    public static synchronized JobRuntime get() {
-        if (current == null) {
-            throw new IllegalStateException(
-                    "no streambench job runtime in this JVM; engine adapters must start it in main");
+    /**
+     * This JVM's worker of the spec's run, for operator instances: the one the job's main
+     * started, or a new one on a free port (a JVM of the cluster that hosts only operators).
+     * A new worker waits for the runner's start if the run has a collector to learn it from.
+     */
+    public static JobRuntime of(ExperimentSpec spec) {
+        synchronized (WORKERS) {
+            JobRuntime existing = WORKERS.get(runOf(spec));
+            if (existing != null) {
+                return existing;
+            }
+            try {
+                JobRuntime runtime = new JobRuntime(spec, !spec.collector().isEmpty(), 0);
+                WORKERS.put(runtime.run, runtime);
+                return runtime;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start this JVM's streambench worker", e);
+            }
         }
-        return current;
+    }
+
+    private static String runOf(ExperimentSpec spec) {
+        return spec.collector().isEmpty() ? "runToken=" + spec.runToken() : spec.collector();
+    }
+
+    private static String newWorkerId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "localhost";
+        }
+        int sequence = WORKERS_STARTED.incrementAndGet();
+        return host + ":" + ProcessHandle.current().pid() + (sequence == 1 ? "" : "/" + sequence);
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** This worker's id, as its metrics label it. */
+    public String workerId() {
+        return workerId;
+    }
+
+    /** Where this worker serves its metrics and takes control requests. */
+    public String endpoint() {
+        return endpoint;
+    }
+
+    void engineVersion(String version) {
+        this.engineVersion = version;
     }
 
     public ExperimentSpec spec() {
@@ -156,8 +268,9 @@ public final class JobRuntime implements AutoCloseable {
     }
 
     /**
-     * Ends the run as failed: generators stop and {@code onFailure} runs once (the job's main writes
-     * its report and exits there, so no further database call is made).
+     * Ends the run as failed: generators stop, the collector learns why at once, and
+     * {@code onFailure} runs once (the job's main ends its JVM there, so no further database call
+     * is made).
      */
     public void fail(String reason) {
         synchronized (this) {
@@ -167,6 +280,7 @@ public final class JobRuntime implements AutoCloseable {
             failure = reason;
         }
         requestStop();
+        pushQuietly();
         onFailure.accept(reason);
     }
 
@@ -194,8 +308,16 @@ public final class JobRuntime implements AutoCloseable {
         return emittedByInstance.computeIfAbsent(instance, i -> new AtomicLong());
     }
 
+    /** Generator instance {@code instance} of this worker will not emit again; the collector learns it at once. */
+    void generatorEnded(int instance) {
+        if (endedInstances.add(instance) && pusher != null) {
+            pusher.execute(this::pushQuietly);
+        }
+    }
+
+    /** What this worker's generator instances emitted. */
     public Map<Integer, Long> emittedByInstance() {
-        Map<Integer, Long> copy = new ConcurrentHashMap<>();
+        Map<Integer, Long> copy = new TreeMap<>();
         emittedByInstance.forEach((instance, count) -> copy.put(instance, count.get()));
         return copy;
     }
@@ -204,24 +326,38 @@ public final class JobRuntime implements AutoCloseable {
         return emittedByInstance.values().stream().mapToLong(AtomicLong::get).sum();
     }
 
-    /** Whether no generator will emit again: the runner asked to stop, or a bounded run emitted everything. */
+    /**
+     * Whether no generator of the job will emit again: every instance of the job has ended (a
+     * bounded run emitted everything), or the runner asked to stop and every instance that
+     * started has ended.
+     */
     public boolean generatorsDone() {
-        if (stopRequested) {
-            return true;
+        WorkerStatus.View others = view;
+        Set<Integer> known = new HashSet<>(emittedByInstance.keySet());
+        known.addAll(others.othersEmittedByInstance().keySet());
+        for (int instance : known) {
+            if (!endedInstances.contains(instance)
+                    && !others.othersEndedInstances().contains(instance)) {
+                return false;
+            }
         }
-        return spec.bounded()
-                && emittedByInstance.size() == spec.generatorParallelism()
-                && emittedByInstance.values().stream().allMatch(count -> count.get() >= spec.recordsPerGenerator());
+        return stopRequested || known.size() >= spec.generatorParallelism();
     }
 
-    /** Whether every emitted record has been processed, successfully or not. */
+    /** Whether every record the job emitted has been processed, successfully or not. */
     public boolean drained() {
         return inFlight() <= 0;
     }
 
-    /** Records emitted but not yet processed (successfully or not). */
+    /** Whether the job is done: its generators are done and everything they emitted is processed. */
+    public boolean complete() {
+        return generatorsDone() && drained();
+    }
+
+    /** Records the job emitted but has not processed yet (successfully or not), as far as this worker knows. */
     long inFlight() {
-        return totalEmitted() - handled();
+        WorkerStatus.View others = view;
+        return totalEmitted() + others.othersEmitted() - handled() - others.othersHandled();
     }
 
     private long handled() {
@@ -233,15 +369,15 @@ public final class JobRuntime implements AutoCloseable {
     }
 
     /**
-     * Records processed (successfully or not) per second, over the latest interval of at least
-     * {@value #RATE_SAMPLE_NANOS} ns; 0 until one has passed.
+     * Records the job processed (successfully or not) per second, over the latest interval of at
+     * least {@value #RATE_SAMPLE_NANOS} ns; 0 until one has passed.
      */
     double handledPerSecond() {
         long now = System.nanoTime();
         if (now - rateSampleNanos >= RATE_SAMPLE_NANOS) {
             synchronized (rateLock) {
                 if (now - rateSampleNanos >= RATE_SAMPLE_NANOS) {
-                    long handled = handled();
+                    long handled = handled() + view.othersHandled();
                     if (rateSampleHandled >= 0) {
                         handledPerSecond = (handled - rateSampleHandled) * 1e9 / (now - rateSampleNanos);
                     }
@@ -254,20 +390,14 @@ public final class JobRuntime implements AutoCloseable {
     }
 
     /**
-     * Blocks until the generators are done and every emitted record has been processed; engines
-     * that do not end by themselves when their sources end (Spark Streaming, Apex) call this
-     * before shutting down.
+     * Blocks until the job's generators are done; engines that do not end by themselves when
+     * their sources end (Spark Streaming, Apex) call this before shutting down.
      */
     public void awaitGeneratorsDone() throws InterruptedException {
         while (!generatorsDone()) {
-            Thread.sleep(50);
+            Thread.sleep(20);
         }
-        // a generator that passed its stop check just before the stop counts its last record within
-        // microseconds; until it has, the job could look drained without that record
-        Thread.sleep(GENERATOR_SETTLE_MILLIS);
     }
-
-    private static final long GENERATOR_SETTLE_MILLIS = 100;
 
     /** Waits until every emitted record was processed; false if that took longer than the timeout. */
     public boolean awaitDrained(long timeoutMillis) throws InterruptedException {
@@ -281,39 +411,123 @@ public final class JobRuntime implements AutoCloseable {
         return true;
     }
 
-    /** What the runner verifies: emitted records per generator, processed records, errors, latencies. */
-    public JobReport report(String status, String error, String engineVersion) {
+    /**
+     * The job is complete: this worker closes its latency window and pushes its final status
+     * (it goes on pushing it, so it learns when every worker has).
+     */
+    public void finish() {
+        requestStop();
+        finalPushed = true;
+        pushQuietly();
+    }
+
+    /** Waits until every worker of the job has pushed its final status; false on timeout. */
+    public boolean awaitAllFinal(long timeoutMillis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (!view.allFinal()) {
+            if (System.currentTimeMillis() > deadline) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
+    }
+
+    /** This worker's status as it pushes it; with the measured window once it finished. */
+    WorkerStatus status() {
         Map<Operation, Long> processed = new EnumMap<>(Operation.class);
         for (Operation op : Operation.values()) {
             processed.put(op, metrics.processedCount(op));
         }
-        OperatorMetrics.LatencyWindow window = measuredWindow();
-        Map<String, LatencyStats> byResult = new LinkedHashMap<>();
-        window.byResult().forEach((result, histogram) -> {
-            if (histogram.getTotalCount() > 0) {
-                byResult.put(result.label(), LatencyStats.of(histogram));
-            }
-        });
-        return new JobReport(
-                status,
-                error,
+        return new WorkerStatus(
+                workerId,
+                endpoint,
                 engineVersion,
                 emittedByInstance(),
+                Set.copyOf(endedInstances),
                 processed,
                 metrics.errorCount(),
                 metrics.firstError(),
-                LatencyStats.of(window.successful()),
-                byResult,
-                LatencyStats.of(window.endToEnd()),
-                LatencyStats.of(window.generatorDelay()));
+                failure,
+                finalPushed ? measuredWindow() : null);
+    }
+
+    /** What this worker alone would report; the runner builds the job's report from every worker's status. */
+    public JobReport report(String status, String error, String version) {
+        requestStop();
+        engineVersion(version);
+        finalPushed = true;
+        return JobReport.of(status, error, List.of(status()));
+    }
+
+    private void pushPeriodically() {
+        try {
+            pushQuietly();
+            if (!finalPushed && complete()) {
+                finish();
+            }
+        } catch (RuntimeException e) {
+            // a periodic task that throws is never run again: the worker would fall silent
+            System.err.println("streambench: worker " + workerId + ": " + e);
+        }
+    }
+
+    /** Pushes this worker's status to the collector and takes in its answer; a failure is reported, not thrown. */
+    private void pushQuietly() {
+        if (client == null) {
+            return;
+        }
+        synchronized (client) {
+            try {
+                HttpResponse<String> response = client.send(
+                        HttpRequest.newBuilder(URI.create(spec.collector() + JobProtocol.PUSH_PATH))
+                                .timeout(PUSH_TIMEOUT)
+                                .POST(HttpRequest.BodyPublishers.ofString(status().toText()))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() != 200) {
+                    throw new IOException("the collector answered " + response.statusCode() + ": " + response.body());
+                }
+                WorkerStatus.View answer = WorkerStatus.View.fromText(response.body());
+                view = answer;
+                if (answer.started()) {
+                    startGate.countDown();
+                }
+                if (answer.stopRequested()) {
+                    requestStop();
+                }
+                failedPushes = 0;
+            } catch (IOException | RuntimeException e) {
+                if (failedPushes++ == 0) {
+                    System.err.println("streambench: worker " + workerId + " cannot reach the collector "
+                            + spec.collector() + ": " + e);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The processing operator of an engine partition that keeps one for the life of the worker (Spark's). */
+    public ProcessingOperator processingOperator(int partition) {
+        return processingByPartition.computeIfAbsent(partition, p -> ProcessingOperator.open(this));
+    }
+
+    /** Closes the processing operators kept by {@link #processingOperator}. */
+    public void closeProcessingOperators() {
+        processingByPartition.values().forEach(ProcessingOperator::close);
+        processingByPartition.clear();
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        synchronized (JobRuntime.class) {
-            current = null;
+        if (pusher != null) {
+            periodicPush.cancel(false);
+            pusher.shutdownNow();
         }
+        server.stop(0);
+        closeProcessingOperators();
+        WORKERS.remove(run, this);
     }
 
     private interface Body {

@@ -29,7 +29,7 @@ import org.streambench.generator.TimedRecord;
  * the measurement window); the end-to-end latency (from the time the rate schedule intended a
  * record for to the end of its processing) and the generator's delay behind its schedule
  * (HdrHistogram over the measurement window).
- * Labels: engine, database, pattern, blob_bytes, operation. The endpoint also shows the job's own
+ * Labels: worker, engine, database, pattern, blob_bytes, operation. The endpoint also shows the job's own
  * clock, so the runner takes each sample's time where the counters are.
  */
 public final class OperatorMetrics {
@@ -52,9 +52,11 @@ public final class OperatorMetrics {
     @SuppressWarnings("UnusedVariable")
     private final LongSupplier generatedRecords;
 
-    OperatorMetrics(ExperimentSpec spec, LongSupplier generatedRecords) {
+    OperatorMetrics(ExperimentSpec spec, String worker, LongSupplier generatedRecords) {
         this.generatedRecords = generatedRecords;
         Tags tags = Tags.of(
+                "worker",
+                worker,
                 "engine",
                 spec.engine(),
                 "database",
@@ -172,13 +174,8 @@ public final class OperatorMetrics {
     public LatencyWindow takeLatencyWindow() {
         Map<ReadResult, Histogram> byResult = new EnumMap<>(ReadResult.class);
         readLatencyWindowByResult.forEach((result, recorder) -> byResult.put(result, recorder.getIntervalHistogram()));
-        Histogram successful = byResult.get(ReadResult.HIT).copy();
-        successful.add(byResult.get(ReadResult.MISS));
-        return new LatencyWindow(
-                successful,
-                byResult,
-                endToEndWindow.getIntervalHistogram(),
-                generatorDelayWindow.getIntervalHistogram());
+        return LatencyWindow.of(
+                byResult, endToEndWindow.getIntervalHistogram(), generatorDelayWindow.getIntervalHistogram());
     }
 
     /**
@@ -186,7 +183,31 @@ public final class OperatorMetrics {
      * read result apart; {@code endToEnd} of every processed record; {@code generatorDelay} of every emitted record.
      */
     public record LatencyWindow(
-            Histogram successful, Map<ReadResult, Histogram> byResult, Histogram endToEnd, Histogram generatorDelay) {}
+            Histogram successful, Map<ReadResult, Histogram> byResult, Histogram endToEnd, Histogram generatorDelay) {
+
+        static LatencyWindow of(Map<ReadResult, Histogram> byResult, Histogram endToEnd, Histogram generatorDelay) {
+            Histogram successful = byResult.get(ReadResult.HIT).copy();
+            successful.add(byResult.get(ReadResult.MISS));
+            return new LatencyWindow(successful, byResult, endToEnd, generatorDelay);
+        }
+
+        /** The windows of several workers as one: every histogram added up. */
+        static LatencyWindow merge(Iterable<LatencyWindow> windows) {
+            Map<ReadResult, Histogram> byResult = new EnumMap<>(ReadResult.class);
+            Histogram endToEnd = new Histogram(3);
+            Histogram generatorDelay = new Histogram(3);
+            for (ReadResult result : ReadResult.values()) {
+                byResult.put(result, new Histogram(3));
+            }
+            for (LatencyWindow window : windows) {
+                window.byResult()
+                        .forEach((result, histogram) -> byResult.get(result).add(histogram));
+                endToEnd.add(window.endToEnd());
+                generatorDelay.add(window.generatorDelay());
+            }
+            return of(byResult, endToEnd, generatorDelay);
+        }
+    }
 
     public String scrape() {
         return registry.scrape();

@@ -39,8 +39,11 @@ public final class ProcessingOperator implements AutoCloseable {
     }
 
     /** Opens this instance's own database session, as the engine calls it once per parallel instance. */
-    public static ProcessingOperator open() {
-        JobRuntime runtime = JobRuntime.get();
+    public static ProcessingOperator open(ExperimentSpec spec) {
+        return open(JobRuntime.of(spec));
+    }
+
+    static ProcessingOperator open(JobRuntime runtime) {
         ExperimentSpec spec = runtime.spec();
         Database database;
         try {

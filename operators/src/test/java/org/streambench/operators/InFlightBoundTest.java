@@ -38,10 +38,10 @@ class InFlightBoundTest {
     /** Records in flight after {@code millis} of emitting while {@code perMilli} are processed every millisecond. */
     private static long inFlightAfter(long millis, int perMilli) throws Exception {
         ExperimentSpec spec = new ExperimentSpec(
-                "test", "noop", Pattern.INSERT, 1, 2, 0, 0, 10, 1, 1, 7, 3, 0, "127.0.0.1", 0, Map.of(), Map.of());
+                "test", "noop", Pattern.INSERT, 1, 2, 0, 0, 10, 1, 1, 7, 3, 0, "127.0.0.1", 0, "", Map.of(), Map.of());
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try (JobRuntime runtime = JobRuntime.start(spec)) {
-            GeneratorInstance generator = new GeneratorInstance(0, MAX_IN_FLIGHT);
+            GeneratorInstance generator = GeneratorInstance.of(spec, 0, MAX_IN_FLIGHT);
             threads.submit(() -> {
                 while (generator.next() != null) {
                     // emit as fast as the bound lets it

@@ -88,8 +88,7 @@ class EndToEndTest {
         assertEquals(0, run.code(), run.toString());
         assertTrue(run.out().contains("0 mismatches"), run.out());
         String password = postgres.settings().get("password");
-        for (String file : List.of(
-                ExperimentRunner.JOB_SPEC, ExperimentRunner.JOB_LOG, ExperimentRunner.JOB_REPORT, ResultFiles.RESULT)) {
+        for (String file : List.of(ExperimentRunner.JOB_SPEC, ExperimentRunner.JOB_LOG, ResultFiles.RESULT)) {
             assertFalse(
                     Files.readString(out.resolve(file)).contains(password),
                     "the database password is written to " + file);

@@ -26,6 +26,7 @@ import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobRuntime;
 import org.streambench.operators.ProcessingOperator;
 import org.streambench.runner.experiment.ExperimentRunner;
+import org.streambench.runner.experiment.JobCollector;
 
 /**
  * A job closes its metrics endpoint a moment before its JVM exits. The runner's per-second loop
@@ -38,6 +39,7 @@ class JobEndpointClosingTest {
 
     private final ScheduledExecutorService background = Executors.newSingleThreadScheduledExecutor();
     private final AtomicBoolean endpointClosed = new AtomicBoolean();
+    private JobCollector collector;
     private JobRuntime runtime;
     private Process job;
     private int port;
@@ -49,12 +51,15 @@ class JobEndpointClosingTest {
         if (job != null) {
             job.destroyForcibly();
         }
+        if (collector != null) {
+            collector.close();
+        }
     }
 
     @Test
     void aBoundedRunWhoseEndpointClosesBeforeItsJvmExitsHasEnded(@TempDir Path tmp) throws Exception {
         ExperimentRunner runner = runnerWithEndpointClosingEarly(true);
-        runner.sample(job, spec(true), log(tmp), new ArrayList<>());
+        runner.sample(job, spec(true), collector, log(tmp), new ArrayList<>());
         assertFalse(job.isAlive(), "the runner waited for the job to exit");
     }
 
@@ -62,15 +67,17 @@ class JobEndpointClosingTest {
     void anUnboundedRunWhoseEndpointVanishesHasFailed(@TempDir Path tmp) throws Exception {
         ExperimentRunner runner = runnerWithEndpointClosingEarly(false);
         ExperimentRunner.JobFailure failure = assertThrows(
-                ExperimentRunner.JobFailure.class, () -> runner.sample(job, spec(false), log(tmp), new ArrayList<>()));
+                ExperimentRunner.JobFailure.class,
+                () -> runner.sample(job, spec(false), collector, log(tmp), new ArrayList<>()));
         assertTrue(failure.getMessage().contains("metrics endpoint stopped answering"), failure.getMessage());
     }
 
-    /** A live endpoint with one processed record, closed after 1.5 s; a stand-in job JVM that exits after 3.5 s. */
+    /** A live worker (registered with the collector) with one processed record, closed after 1.5 s; a stand-in job JVM that exits after 3.5 s. */
     private ExperimentRunner runnerWithEndpointClosingEarly(boolean bounded) throws Exception {
         port = TestServers.freePort();
+        collector = new JobCollector("127.0.0.1", "127.0.0.1");
         runtime = JobRuntime.start(spec(bounded));
-        try (ProcessingOperator operator = ProcessingOperator.open()) {
+        try (ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
             operator.process(timed(new SensorRecord(Keys.fresh(1, 0, 0), 1, 2, 3, 1.0, 2.0, 3.0)));
         }
         job = new ProcessBuilder("sleep", "3.5").start();
@@ -101,6 +108,7 @@ class JobEndpointClosingTest {
                 bounded ? 1 : 0,
                 "127.0.0.1",
                 port,
+                collector.url(),
                 Map.of(),
                 Map.of());
     }

@@ -37,7 +37,7 @@ class JobProtocolTest {
         int port = TestServers.freePort();
         ExecutorService source = Executors.newSingleThreadExecutor();
         try (JobRuntime runtime = JobRuntime.start(spec(port), true)) {
-            GeneratorInstance generator = new GeneratorInstance(0);
+            GeneratorInstance generator = GeneratorInstance.of(runtime.spec(), 0);
             assertTrue(generator.awaitingStart());
             assertTrue(generator.nanosUntilDue() > 0, "a non-blocking source is told to wait");
             Future<TimedRecord> first = source.submit(generator::next);
@@ -58,7 +58,7 @@ class JobProtocolTest {
     void aGeneratorWaitingForTheStartEndsWhenTheJobStops() throws Exception {
         ExecutorService source = Executors.newSingleThreadExecutor();
         try (JobRuntime runtime = JobRuntime.start(spec(TestServers.freePort()), true)) {
-            GeneratorInstance generator = new GeneratorInstance(0);
+            GeneratorInstance generator = GeneratorInstance.of(runtime.spec(), 0);
             Future<TimedRecord> first = source.submit(generator::next);
             Thread.sleep(100);
             runtime.requestStop();
@@ -71,7 +71,24 @@ class JobProtocolTest {
 
     private static ExperimentSpec spec(int port) {
         return new ExperimentSpec(
-                "test", "noop", Pattern.INSERT, 1, 2, 0, 0, 10, 1, 1, 7, 3, 0, "127.0.0.1", port, Map.of(), Map.of());
+                "test",
+                "noop",
+                Pattern.INSERT,
+                1,
+                2,
+                0,
+                0,
+                10,
+                1,
+                1,
+                7,
+                3,
+                0,
+                "127.0.0.1",
+                port,
+                "",
+                Map.of(),
+                Map.of());
     }
 
     private static int post(int port, String path) throws IOException, InterruptedException {
@@ -86,7 +103,7 @@ class JobProtocolTest {
     @Test
     void theRunnerReadsEveryCountTheJobRecorded() throws IOException {
         ExperimentSpec spec = new ExperimentSpec(
-                "test", "noop", Pattern.MIXED, 1, 2, 1, 0, 10, 1, 1, 7, 3, 0, "127.0.0.1", 0, Map.of(), Map.of());
+                "test", "noop", Pattern.MIXED, 1, 2, 1, 0, 10, 1, 1, 7, 3, 0, "127.0.0.1", 0, "", Map.of(), Map.of());
         try (JobRuntime runtime = JobRuntime.start(spec)) {
             OperatorMetrics metrics = runtime.metrics();
             for (int i = 0; i < 3; i++) {

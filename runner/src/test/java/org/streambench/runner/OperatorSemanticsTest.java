@@ -61,6 +61,7 @@ class OperatorSemanticsTest {
                 0,
                 "127.0.0.1",
                 0,
+                "",
                 TestServers.start(database).settings(),
                 Map.of()));
         Database db = TestServers.open(database);
@@ -76,7 +77,7 @@ class OperatorSemanticsTest {
     @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void insertStoresTheRecordWithItsBlobAndNoRead(String database) throws IOException {
         try (Database db = prepare(database, Pattern.INSERT, 100_000);
-                ProcessingOperator operator = ProcessingOperator.open()) {
+                ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
             SensorRecord first = new SensorRecord(Keys.fresh(3, 0, 0), 1, 2, 3, 0.25, -1.5, 9.75);
             SensorRecord second = new SensorRecord(Keys.fresh(3, 0, 1), 4, 5, 6, 1.0, 2.0, 3.0);
             operator.process(timed(first));
@@ -95,7 +96,7 @@ class OperatorSemanticsTest {
     @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void updateReadsAddsFieldByFieldAndWritesBack(String database) throws IOException {
         try (Database db = prepare(database, Pattern.UPDATE, 10_000);
-                ProcessingOperator operator = ProcessingOperator.open()) {
+                ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
             SensorRecord delta = new SensorRecord(Keys.existing(5), 10, 20, 30, 0.5, 0.25, -0.125);
             operator.process(timed(delta));
             operator.process(timed(delta));
@@ -117,7 +118,7 @@ class OperatorSemanticsTest {
     @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void readOnlyReadsAndChangesNothing(String database) throws IOException {
         try (Database db = prepare(database, Pattern.READ, 1);
-                ProcessingOperator operator = ProcessingOperator.open()) {
+                ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
             operator.process(timed(new SensorRecord(Keys.existing(2), 100, 100, 100, 1, 1, 1)));
             assertEquals(
                     RecordGenerator.prefill(2),
@@ -132,7 +133,7 @@ class OperatorSemanticsTest {
     @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void mixedInsertsNewKeysAndUpdatesExistingOnes(String database) throws IOException {
         try (Database db = prepare(database, Pattern.MIXED, 10_000);
-                ProcessingOperator operator = ProcessingOperator.open()) {
+                ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
             SensorRecord fresh = new SensorRecord(Keys.fresh(3, 0, 9), 7, 8, 9, 0.5, 0.5, 0.5);
             SensorRecord existing = new SensorRecord(Keys.existing(1), 1, 1, 1, 1, 1, 1);
             operator.process(timed(fresh));
@@ -157,7 +158,7 @@ class OperatorSemanticsTest {
     @Test
     void aFailedReadIsRecordedApart() throws IOException {
         try (Database db = prepare("postgresql", Pattern.UPDATE, 100)) {
-            ProcessingOperator operator = ProcessingOperator.open();
+            ProcessingOperator operator = ProcessingOperator.open(runtime.spec());
             operator.close(); // its connection is gone: the next read fails
             operator.process(timed(new SensorRecord(Keys.existing(1), 1, 1, 1, 1, 1, 1)));
             OperatorMetrics.LatencyWindow window = runtime.measuredWindow();
@@ -176,7 +177,7 @@ class OperatorSemanticsTest {
     @ValueSource(strings = {"postgresql", "mariadb", "mongodb"})
     void failedCallsAreCountedAndReportedNeverSwallowed(String database) throws IOException {
         try (Database db = prepare(database, Pattern.INSERT, 1);
-                ProcessingOperator operator = ProcessingOperator.open()) {
+                ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
             SensorRecord record = new SensorRecord(Keys.fresh(3, 0, 0), 1, 1, 1, 1, 1, 1);
             operator.process(timed(record));
             operator.process(timed(record)); // duplicate key
@@ -194,7 +195,7 @@ class OperatorSemanticsTest {
     @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
     void readOfAMissingKeyIsAnError(String database) throws IOException {
         try (Database db = prepare(database, Pattern.UPDATE, 1);
-                ProcessingOperator operator = ProcessingOperator.open()) {
+                ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
             operator.process(timed(new SensorRecord(Keys.existing(KEYS + 5), 1, 1, 1, 1, 1, 1)));
             assertEquals(0, runtime.metrics().processedCount(Operation.UPDATE));
             assertEquals(1, runtime.metrics().errorCount());
@@ -226,7 +227,7 @@ class OperatorSemanticsTest {
     void everyStudyBlobSizeRoundTripsOnEveryDatabase(int blobBytes) throws IOException {
         for (String database : new String[] {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"}) {
             try (Database db = prepare(database, Pattern.MIXED, blobBytes);
-                    ProcessingOperator operator = ProcessingOperator.open()) {
+                    ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
                 operator.process(timed(new SensorRecord(Keys.fresh(3, 0, 1), 1, 1, 1, 1, 1, 1)));
                 operator.process(timed(new SensorRecord(Keys.existing(0), 1, 1, 1, 1, 1, 1)));
                 assertEquals(0, db.countBlobsNotOfLength(blobBytes), database);

@@ -56,13 +56,16 @@ class VerifierTest {
                 0,
                 "127.0.0.1",
                 0,
+                "",
                 TestServers.start(database).settings(),
                 Map.of());
         runtime = JobRuntime.start(spec);
         db.resetSchema();
         db.prefill(KEYS, RecordGenerator::prefill, i -> Blob.of(BLOB, 11));
-        try (ProcessingOperator operator = ProcessingOperator.open()) {
-            GeneratorInstance[] generators = {new GeneratorInstance(0), new GeneratorInstance(1)};
+        try (ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
+            GeneratorInstance[] generators = {
+                GeneratorInstance.of(runtime.spec(), 0), GeneratorInstance.of(runtime.spec(), 1)
+            };
             for (int i = 0; i < records; i++) {
                 operator.process(generators[i % 2].next());
             }
@@ -71,9 +74,7 @@ class VerifierTest {
     }
 
     private Verification verify(ExperimentSpec spec, Database db) {
-        // through the job report's codec, as the runner reads what the job wrote
-        JobReport report =
-                JobReport.parse(runtime.report("finished", null, "test").toProperties());
+        JobReport report = runtime.report("finished", null, "test");
         return new Verifier(spec).verify(report, db, true, KEYS);
     }
 

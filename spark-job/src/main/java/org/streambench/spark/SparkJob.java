@@ -3,8 +3,6 @@ package org.streambench.spark;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.SparkConf;
 import org.apache.spark.TaskContext;
@@ -24,16 +22,12 @@ import scala.Tuple2;
 /**
  * Spark Streaming (DStreams) adapter, local[N] in this JVM: one receiver per generator instance,
  * so generation runs in its own tasks; each micro-batch is partitioned by record id, so one key
- * is always processed by one partition, in order; each partition keeps its database session
- * across micro-batches.
+ * is always processed by one partition, in order; each partition keeps its database session * across micro-batches.
  */
 public final class SparkJob {
 
     /** Each receiver's rate in its first batches when unthrottled, until the rate estimator has learned. */
     private static final long UNTHROTTLED_INITIAL_RATE = 1000;
-
-    /** The processing operator of each partition, kept for the life of this executor JVM. */
-    private static final Map<Integer, ProcessingOperator> OPERATORS = new ConcurrentHashMap<>();
 
     public static void main(String[] args) {
         JobMain.run(args, "Apache Spark " + org.apache.spark.package$.MODULE$.SPARK_VERSION(), SparkJob::run);
@@ -63,7 +57,7 @@ public final class SparkJob {
         try {
             List<JavaDStream<TimedRecord>> receivers = new ArrayList<>();
             for (int instance = 0; instance < spec.generatorParallelism(); instance++) {
-                receivers.add(context.receiverStream(new GeneratorReceiver(instance)));
+                receivers.add(context.receiverStream(new GeneratorReceiver(spec, instance)));
             }
             JavaDStream<TimedRecord> records = receivers.get(0);
             for (JavaDStream<TimedRecord> receiver : receivers.subList(1, receivers.size())) {
@@ -72,9 +66,9 @@ public final class SparkJob {
             HashPartitioner byId = new HashPartitioner(spec.parallelism());
             records.mapToPair(record -> new Tuple2<>(record.id(), record))
                     .transformToPair(batch -> batch.partitionBy(byId))
-                    .foreachRDD(batch -> batch.foreachPartition(SparkJob::process));
+                    .foreachRDD(batch -> batch.foreachPartition(partition -> process(spec, partition)));
             context.start();
-            JobRuntime runtime = JobRuntime.get();
+            JobRuntime runtime = JobRuntime.of(spec);
             runtime.awaitGeneratorsDone();
             // graceful: receivers stop, and every block they stored is processed before the context ends
             context.stop(true, true);
@@ -82,8 +76,7 @@ public final class SparkJob {
                 throw new IllegalStateException("Spark stopped before every emitted record was processed");
             }
         } finally {
-            OPERATORS.values().forEach(ProcessingOperator::close);
-            OPERATORS.clear();
+            JobRuntime.of(spec).closeProcessingOperators();
         }
     }
 
@@ -94,9 +87,9 @@ public final class SparkJob {
         return (long) Math.ceil(spec.rate() / spec.generatorParallelism());
     }
 
-    private static void process(Iterator<Tuple2<String, TimedRecord>> partition) {
-        ProcessingOperator operator =
-                OPERATORS.computeIfAbsent(TaskContext.getPartitionId(), id -> ProcessingOperator.open());
+    /** Each partition keeps its processing operator (and database session) in its executor's worker across batches. */
+    private static void process(ExperimentSpec spec, Iterator<Tuple2<String, TimedRecord>> partition) {
+        ProcessingOperator operator = JobRuntime.of(spec).processingOperator(TaskContext.getPartitionId());
         while (partition.hasNext()) {
             operator.process(partition.next()._2());
         }
@@ -106,10 +99,12 @@ public final class SparkJob {
     static final class GeneratorReceiver extends Receiver<TimedRecord> {
         private static final long serialVersionUID = 1L;
 
+        private final ExperimentSpec spec;
         private final int instance;
 
-        GeneratorReceiver(int instance) {
+        GeneratorReceiver(ExperimentSpec spec, int instance) {
             super(StorageLevel.MEMORY_AND_DISK()); // spill received blocks rather than drop them
+            this.spec = spec;
             this.instance = instance;
         }
 
@@ -117,7 +112,7 @@ public final class SparkJob {
         public void onStart() {
             Thread thread = new Thread(
                     () -> {
-                        GeneratorInstance generator = new GeneratorInstance(instance);
+                        GeneratorInstance generator = GeneratorInstance.of(spec, instance);
                         TimedRecord record;
                         while (!isStopped() && (record = generator.next()) != null) {
                             store(record);

@@ -194,6 +194,7 @@ public final class ExperimentOptions {
                 bound,
                 job.metricsHost,
                 metricsPort(job),
+                "",
                 Map.of(),
                 engineOptions);
     }

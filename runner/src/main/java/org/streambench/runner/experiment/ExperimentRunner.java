@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
@@ -40,7 +42,6 @@ import org.streambench.runner.results.Warmup;
 public final class ExperimentRunner {
 
     public static final String JOB_LOG = "job.log";
-    public static final String JOB_REPORT = "job-report.properties";
     public static final String JOB_SPEC = "spec.properties";
     /** The job JVM's temporary folder inside the run folder, deleted when the job ends (engines leave files behind). */
     public static final String JOB_TMP = "job-tmp";
@@ -54,13 +55,35 @@ public final class ExperimentRunner {
     private final String jobHeap;
     private final int startupTimeoutSeconds;
     private final int stopTimeoutSeconds;
+    private final String collectorBindHost;
+    private final String collectorHost;
 
     public ExperimentRunner(PrintWriter out, String jobHeap, int startupTimeoutSeconds, int stopTimeoutSeconds) {
+        this(out, jobHeap, startupTimeoutSeconds, stopTimeoutSeconds, LOOPBACK, LOOPBACK);
+    }
+
+    /**
+     * @param collectorBindHost where the collector that the job's workers report to listens
+     * @param collectorHost     the address the workers reach it by
+     */
+    public ExperimentRunner(
+            PrintWriter out,
+            String jobHeap,
+            int startupTimeoutSeconds,
+            int stopTimeoutSeconds,
+            String collectorBindHost,
+            String collectorHost) {
         this.out = out;
         this.jobHeap = jobHeap;
         this.startupTimeoutSeconds = startupTimeoutSeconds;
         this.stopTimeoutSeconds = stopTimeoutSeconds;
+        this.collectorBindHost = collectorBindHost;
+        this.collectorHost = collectorHost;
     }
+
+    private static final String LOOPBACK = "127.0.0.1";
+    /** A worker silent this long, while the run is not over, has died (its JVM on a cluster is not the runner's to watch). */
+    private static final Duration WORKER_SILENCE = Duration.ofSeconds(15);
 
     /**
      * Runs the experiment into {@code dir}. If the runner is interrupted meanwhile, {@code dir} is
@@ -76,14 +99,12 @@ public final class ExperimentRunner {
         }
     }
 
-    @SuppressWarnings("try") // the registration's close() is the cleanup
+    /** Resets the database and opens the collector that the job's workers report to. */
     private RunResult runMarked(
             ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir, String startedAt)
             throws IOException, InterruptedException {
-        Engine engine = Engine.parse(requested.engine());
         Database database = session.database();
         boolean storesData = session.storesData();
-        String databaseVersion = session.version();
         if (session.note() != null) {
             out.println(session.note());
         }
@@ -91,10 +112,31 @@ public final class ExperimentRunner {
         database.resetSchema();
         phases.lap("reset");
         Map<String, String> durability = database.durabilitySettings();
-        ExperimentSpec spec = requested.runToken() == ExperimentOptions.RUN_TOKEN_UNSET
-                ? requested.withRunToken(unusedRunToken(database, storesData))
-                : requested;
-        spec.write(dir.resolve(JOB_SPEC));
+        try (JobCollector collector = new JobCollector(collectorBindHost, collectorHost)) {
+            ExperimentSpec spec = (requested.runToken() == ExperimentOptions.RUN_TOKEN_UNSET
+                            ? requested.withRunToken(unusedRunToken(database, storesData))
+                            : requested)
+                    .withCollector(collector.url());
+            spec.write(dir.resolve(JOB_SPEC));
+            return runCollected(spec, steadyWarmup, session, dir, startedAt, collector, phases, durability);
+        }
+    }
+
+    @SuppressWarnings("try") // the registrations' close() is the cleanup
+    private RunResult runCollected(
+            ExperimentSpec spec,
+            boolean steadyWarmup,
+            DatabaseSession session,
+            Path dir,
+            String startedAt,
+            JobCollector collector,
+            Phases phases,
+            Map<String, String> durability)
+            throws IOException, InterruptedException {
+        Engine engine = Engine.parse(spec.engine());
+        Database database = session.database();
+        boolean storesData = session.storesData();
+        String databaseVersion = session.version();
 
         // the job JVM starts its engine while the database is prefilled and settles; its
         // generators wait for the start request sent once the database is ready
@@ -123,7 +165,7 @@ public final class ExperimentRunner {
             out.println("settled: " + settled);
             rowsBefore = database.countRows();
             phases.lap("settle");
-            sample(job, spec, steadyWarmup, dir.resolve(JOB_LOG), seconds, phases);
+            sample(job, spec, collector, steadyWarmup, dir.resolve(JOB_LOG), seconds, phases);
         } catch (JobFailure failure) {
             error = failure.getMessage();
         } finally {
@@ -131,13 +173,12 @@ public final class ExperimentRunner {
             phases.lap("stop");
         }
 
-        JobReport report =
-                Files.isRegularFile(dir.resolve(JOB_REPORT)) ? JobReport.read(dir.resolve(JOB_REPORT)) : null;
-        if (error == null && (report == null || !"finished".equals(report.status()))) {
-            error = report == null
-                    ? "the " + engine.cliName() + " job " + JobEnd.describe(job, dir.resolve(JOB_LOG))
-                    : "the " + engine.cliName() + " job failed: " + report.error();
+        Optional<String> failure = collector.failure();
+        if (error == null && (failure.isPresent() || !collector.allFinal())) {
+            error = "the " + engine.cliName() + " job " + JobEnd.describe(job, dir.resolve(JOB_LOG), failure);
         }
+        boolean finished = collector.allFinal() && failure.isEmpty();
+        JobReport report = collector.report(finished ? "finished" : "failed", finished ? null : error);
         if (error == null && report.errors() > 0) {
             error = report.errors() + " database calls failed; first: " + report.firstError();
         }
@@ -145,7 +186,7 @@ public final class ExperimentRunner {
             error += session.unreachable().map(problem -> "; " + problem).orElse("");
         }
         Verification verification = null;
-        if (report != null && "finished".equals(report.status())) {
+        if (finished) {
             out.println("verifying the database ...");
             try {
                 verification = new Verifier(spec).verify(report, database, storesData, rowsBefore);
@@ -239,8 +280,7 @@ public final class ExperimentRunner {
                 "-cp",
                 Home.classpathOf(engine.module()),
                 engine.mainClass(),
-                dir.resolve(JOB_SPEC).toString(),
-                dir.resolve(JOB_REPORT).toString()));
+                dir.resolve(JOB_SPEC).toString()));
         out.println("launching the " + engine.cliName() + " job (log: " + dir.resolve(JOB_LOG) + ")");
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -253,9 +293,10 @@ public final class ExperimentRunner {
         return builder.start();
     }
 
-    public void sample(Process job, ExperimentSpec spec, Path jobLog, List<RunResult.Second> seconds)
+    public void sample(
+            Process job, ExperimentSpec spec, JobCollector collector, Path jobLog, List<RunResult.Second> seconds)
             throws InterruptedException, JobFailure {
-        sample(job, spec, false, jobLog, seconds, new Phases());
+        sample(job, spec, collector, false, jobLog, seconds, new Phases());
     }
 
     /**
@@ -266,13 +307,13 @@ public final class ExperimentRunner {
     void sample(
             Process job,
             ExperimentSpec spec,
+            JobCollector collector,
             boolean steadyWarmup,
             Path jobLog,
             List<RunResult.Second> seconds,
             Phases phases)
             throws InterruptedException, JobFailure {
-        MetricsScraper scraper = new MetricsScraper(spec.metricsHost(), spec.metricsPort());
-        MetricsScraper.Snapshot previous = awaitFirstRecords(job, spec, scraper, jobLog);
+        MetricsScraper.Snapshot previous = awaitFirstRecords(job, spec, collector, jobLog);
         phases.lap("jobStart");
         if (previous == null) {
             return; // a bounded run so short that it was over before the first sample
@@ -283,7 +324,7 @@ public final class ExperimentRunner {
                 "records flowing; %s warm-up, then %d s measured%n",
                 steadyWarmup ? "a steady (at most " + spec.warmupSeconds() + " s)" : spec.warmupSeconds() + " s",
                 spec.durationSeconds());
-        if (warmupEnd == 0 && !control(job, spec, scraper, JobProtocol.MEASURE_PATH)) {
+        if (warmupEnd == 0 && !control(job, spec, collector, JobProtocol.MEASURE_PATH)) {
             return;
         }
         long start = previous.nanoTime();
@@ -293,13 +334,15 @@ public final class ExperimentRunner {
                 TimeUnit.NANOSECONDS.sleep(wait);
             }
             if (!job.isAlive()) {
-                if (spec.bounded()) {
+                if (spec.bounded() && collector.failure().isEmpty()) {
                     return; // a bounded run ends by itself once every record is processed
                 }
-                throw new JobFailure("the " + spec.engine() + " job " + JobEnd.describe(job, jobLog) + " ("
-                        + (second - 1) + " s into the run)");
+                throw new JobFailure("the " + spec.engine() + " job "
+                        + JobEnd.describe(job, jobLog, collector.failure()) + " (" + (second - 1)
+                        + " s into the run)");
             }
-            MetricsScraper.Snapshot now = scrape(job, spec, scraper);
+            requireWorkersAlive(collector);
+            MetricsScraper.Snapshot now = scrape(job, spec, collector);
             if (now == null) {
                 return;
             }
@@ -324,7 +367,7 @@ public final class ExperimentRunner {
             }
             if (second == warmupEnd) {
                 phases.lap("warmup");
-                if (!control(job, spec, scraper, JobProtocol.MEASURE_PATH)) {
+                if (!control(job, spec, collector, JobProtocol.MEASURE_PATH)) {
                     return;
                 }
             }
@@ -347,15 +390,28 @@ public final class ExperimentRunner {
                             + (warmupEnd + spec.durationSeconds()) + " s (raise --duration)");
         }
         phases.lap("measured");
-        control(job, spec, scraper, JobProtocol.STOP_PATH);
+        control(job, spec, collector, JobProtocol.STOP_PATH);
         if (!job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS)) {
             throw new JobFailure("the job did not stop within " + stopTimeoutSeconds + " s after the stop request");
         }
     }
 
+    /** A worker that failed the run or stopped reporting ends the run at once. */
+    private static void requireWorkersAlive(JobCollector collector) throws JobFailure {
+        Optional<String> failure = collector.failure();
+        if (failure.isPresent()) {
+            throw new JobFailure("the job failed: " + failure.get());
+        }
+        List<String> silent = collector.silentWorkers(WORKER_SILENCE);
+        if (!silent.isEmpty()) {
+            throw new JobFailure("the job's worker " + String.join(", ", silent) + " stopped reporting for "
+                    + WORKER_SILENCE.toSeconds() + " s");
+        }
+    }
+
     /** The first snapshot with processed records; null if a bounded job already ended. */
     private MetricsScraper.Snapshot awaitFirstRecords(
-            Process job, ExperimentSpec spec, MetricsScraper scraper, Path jobLog)
+            Process job, ExperimentSpec spec, JobCollector collector, Path jobLog)
             throws InterruptedException, JobFailure {
         long deadline = System.nanoTime() + startupTimeoutSeconds * SECOND;
         boolean started = false;
@@ -364,15 +420,16 @@ public final class ExperimentRunner {
                 if (spec.bounded() && job.exitValue() == 0) {
                     return null;
                 }
-                throw new JobFailure("the " + spec.engine() + " job " + JobEnd.describe(job, jobLog)
-                        + " before any record was processed");
+                throw new JobFailure("the " + spec.engine() + " job "
+                        + JobEnd.describe(job, jobLog, collector.failure()) + " before any record was processed");
             }
+            requireWorkersAlive(collector);
             try {
                 if (!started) {
-                    scraper.post(JobProtocol.START_PATH);
-                    started = true;
+                    collector.control(JobProtocol.START_PATH);
+                    started = !collector.endpoints().isEmpty();
                 }
-                MetricsScraper.Snapshot snapshot = scraper.scrape();
+                MetricsScraper.Snapshot snapshot = collector.scrape();
                 if (snapshot.records() + snapshot.errors() > 0) {
                     return snapshot;
                 }
@@ -387,10 +444,10 @@ public final class ExperimentRunner {
     }
 
     /** The next snapshot; null if a bounded job ended by itself (its endpoint closes just before its JVM exits). */
-    private MetricsScraper.Snapshot scrape(Process job, ExperimentSpec spec, MetricsScraper scraper)
+    private MetricsScraper.Snapshot scrape(Process job, ExperimentSpec spec, JobCollector collector)
             throws JobFailure, InterruptedException {
         try {
-            return scraper.scrape();
+            return collector.scrape();
         } catch (IOException e) {
             if (endedByItself(job, spec)) {
                 return null;
@@ -400,10 +457,10 @@ public final class ExperimentRunner {
     }
 
     /** Posts a control request; false if a bounded job ended by itself before it could take it. */
-    private boolean control(Process job, ExperimentSpec spec, MetricsScraper scraper, String path)
+    private boolean control(Process job, ExperimentSpec spec, JobCollector collector, String path)
             throws JobFailure, InterruptedException {
         try {
-            scraper.post(path);
+            collector.control(path);
             return true;
         } catch (IOException e) {
             if (endedByItself(job, spec)) {

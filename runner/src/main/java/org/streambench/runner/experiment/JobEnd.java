@@ -6,9 +6,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.streambench.operators.JobReport;
+import java.util.Optional;
 
-/** Says how a job JVM ended, from its own report if it wrote one, else from its exit status. */
+/** Says how a job JVM ended: the failure its workers reported, if one did, else its exit status. */
 public final class JobEnd {
 
     private static final Map<Integer, String> SIGNALS =
@@ -17,17 +17,9 @@ public final class JobEnd {
     private JobEnd() {}
 
     /** E.g. "failed: ...", "process died: killed by signal 9 (SIGKILL)", "process exited with code 1: ...". */
-    static String describe(Process job, Path jobLog) {
-        Path reportFile = jobLog.resolveSibling(ExperimentRunner.JOB_REPORT);
-        if (Files.isRegularFile(reportFile)) {
-            try {
-                JobReport report = JobReport.read(reportFile);
-                if (report.error() != null) {
-                    return "failed: " + report.error();
-                }
-            } catch (IOException | RuntimeException unreadable) {
-                // fall back to the exit status
-            }
+    static String describe(Process job, Path jobLog, Optional<String> failure) {
+        if (failure.isPresent()) {
+            return "failed: " + failure.get();
         }
         if (job.isAlive()) {
             return "stopped answering (its process still runs; log: " + jobLog + ")";

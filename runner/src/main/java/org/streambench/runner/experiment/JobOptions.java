@@ -2,6 +2,8 @@ package org.streambench.runner.experiment;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import org.streambench.runner.CleanupOnExit;
 import org.streambench.runner.Home;
 import org.streambench.runner.UserError;
@@ -22,6 +24,19 @@ public final class JobOptions {
             defaultValue = "9400",
             description = "Port of the job's Prometheus endpoint; 0 = any free port (default: ${DEFAULT-VALUE}).")
     public String metricsPort;
+
+    @Option(
+            names = "--collector-bind",
+            defaultValue = "127.0.0.1",
+            description = "Address the runner's collector, which the job's workers report to, listens on"
+                    + " (default: ${DEFAULT-VALUE}; 0.0.0.0 for workers on other machines).")
+    String collectorBind;
+
+    @Option(
+            names = "--collector-host",
+            description = "Address the job's workers reach the collector by (default: the bind address, or this"
+                    + " machine's name when it binds 0.0.0.0).")
+    String collectorHost;
 
     @Option(names = "--job-heap", defaultValue = "1g", description = "Heap of the job JVM (default: ${DEFAULT-VALUE}).")
     String jobHeap;
@@ -97,6 +112,23 @@ public final class JobOptions {
                 out,
                 jobHeap,
                 Inputs.seconds("--startup-timeout", startupTimeout),
-                Inputs.seconds("--stop-timeout", stopTimeout));
+                Inputs.seconds("--stop-timeout", stopTimeout),
+                collectorBind,
+                advertisedCollectorHost());
+    }
+
+    private String advertisedCollectorHost() {
+        if (collectorHost != null) {
+            return collectorHost;
+        }
+        if (!collectorBind.equals("0.0.0.0")) {
+            return collectorBind;
+        }
+        try {
+            return InetAddress.getLocalHost().getCanonicalHostName();
+        } catch (UnknownHostException e) {
+            throw new UserError("--collector-bind 0.0.0.0: this machine's name is unknown (" + e.getMessage()
+                    + "); give the address workers reach the runner by with --collector-host");
+        }
     }
 }

@@ -9,7 +9,7 @@ import java.time.Duration;
 import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobProtocol.Meter;
 
-/** Reads the job's Prometheus endpoint and sums the streambench counters over their labels. */
+/** Reads one worker's Prometheus endpoint and sums the streambench counters over their labels. */
 public final class MetricsScraper {
 
     private static final String RECORDS = Meter.RECORDS.exportedName();
@@ -32,6 +32,21 @@ public final class MetricsScraper {
             double errors,
             double generated) {
 
+        /**
+         * Two workers' counters as one; the job's clock is the first worker's (the one the job's
+         * main started), so the seconds between samples are measured on one clock.
+         */
+        Snapshot plus(Snapshot other) {
+            return new Snapshot(
+                    Math.max(nanoTime, other.nanoTime),
+                    jobEpochNanos,
+                    records + other.records,
+                    reads + other.reads,
+                    readSeconds + other.readSeconds,
+                    errors + other.errors,
+                    generated + other.generated);
+        }
+
         /** The seconds between {@code earlier} and this snapshot, on the job's clock where both have it. */
         double secondsSince(Snapshot earlier) {
             return jobEpochNanos > 0 && earlier.jobEpochNanos > 0
@@ -43,11 +58,10 @@ public final class MetricsScraper {
     private final HttpClient client =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final URI metrics;
-    private final String base;
 
-    MetricsScraper(String host, int port) {
-        this.base = "http://" + host + ":" + port;
-        this.metrics = URI.create(base + JobProtocol.METRICS_PATH);
+    /** @param endpoint a worker's endpoint, e.g. {@code http://127.0.0.1:9400} */
+    MetricsScraper(String endpoint) {
+        this.metrics = URI.create(endpoint + JobProtocol.METRICS_PATH);
     }
 
     Snapshot scrape() throws IOException, InterruptedException {
@@ -61,18 +75,6 @@ public final class MetricsScraper {
             throw new IOException("metrics endpoint answered " + response.statusCode());
         }
         return parse(response.body(), System.nanoTime());
-    }
-
-    void post(String path) throws IOException, InterruptedException {
-        HttpResponse<Void> response = client.send(
-                HttpRequest.newBuilder(URI.create(base + path))
-                        .timeout(Duration.ofSeconds(5))
-                        .POST(HttpRequest.BodyPublishers.noBody())
-                        .build(),
-                HttpResponse.BodyHandlers.discarding());
-        if (response.statusCode() != 200) {
-            throw new IOException(path + " answered " + response.statusCode());
-        }
     }
 
     public static Snapshot parse(String text, long nanoTime) {

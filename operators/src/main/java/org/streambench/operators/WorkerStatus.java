@@ -1,0 +1,257 @@
+package org.streambench.operators;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one worker of a job (a JVM that hosts generator or processing instances) pushes to the
+ * runner's collector, every {@value JobRuntime#PUSH_MILLIS} ms and when something changes: its
+ * cumulative counts, the generator instances it hosts and which of them have ended, and, in its
+ * last push ({@code window} set), the latency histograms of the measured window.
+ *
+ * @param worker        the worker's id (host:pid, unique within the run)
+ * @param endpoint      where the worker serves {@code /metrics} and takes control requests
+ * @param engineVersion set by the job's main only
+ * @param failure       why the worker failed the run, or null
+ * @param window        the measured window's latencies; only in the worker's final push
+ */
+public record WorkerStatus(
+        String worker,
+        String endpoint,
+        String engineVersion,
+        Map<Integer, Long> emittedByInstance,
+        Set<Integer> endedInstances,
+        Map<Operation, Long> processed,
+        long errors,
+        String firstError,
+        String failure,
+        OperatorMetrics.LatencyWindow window) {
+
+    private static final String WORKER = "worker";
+    private static final String ENDPOINT = "endpoint";
+    private static final String ENGINE_VERSION = "engineVersion";
+    private static final String EMITTED = "emitted.";
+    private static final String ENDED = "ended";
+    private static final String PROCESSED = "processed.";
+    private static final String ERRORS = "errors";
+    private static final String FIRST_ERROR = "firstError";
+    private static final String FAILURE = "failure";
+    private static final String HISTOGRAM = "histogram.";
+    private static final String END_TO_END = "endToEnd";
+    private static final String GENERATOR_DELAY = "generatorDelay";
+
+    public WorkerStatus {
+        emittedByInstance = Map.copyOf(emittedByInstance);
+        endedInstances = Set.copyOf(endedInstances);
+        processed = Map.copyOf(processed);
+    }
+
+    public boolean isFinal() {
+        return window != null;
+    }
+
+    /** Records processed, successfully or not. */
+    public long handled() {
+        return errors + processed.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    public long emitted() {
+        return emittedByInstance.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    public String toText() {
+        Properties p = new Properties();
+        p.setProperty(WORKER, worker);
+        p.setProperty(ENDPOINT, endpoint);
+        if (engineVersion != null) {
+            p.setProperty(ENGINE_VERSION, engineVersion);
+        }
+        emittedByInstance.forEach((instance, count) -> p.setProperty(EMITTED + instance, Long.toString(count)));
+        p.setProperty(
+                ENDED, endedInstances.stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
+        processed.forEach((op, count) -> p.setProperty(PROCESSED + op.label(), Long.toString(count)));
+        p.setProperty(ERRORS, Long.toString(errors));
+        if (firstError != null) {
+            p.setProperty(FIRST_ERROR, firstError);
+        }
+        if (failure != null) {
+            p.setProperty(FAILURE, failure);
+        }
+        if (window != null) {
+            window.byResult()
+                    .forEach((result, histogram) -> p.setProperty(HISTOGRAM + result.label(), encode(histogram)));
+            p.setProperty(HISTOGRAM + END_TO_END, encode(window.endToEnd()));
+            p.setProperty(HISTOGRAM + GENERATOR_DELAY, encode(window.generatorDelay()));
+        }
+        return store(p);
+    }
+
+    public static WorkerStatus fromText(String text) {
+        Properties p = load(text);
+        Map<Integer, Long> emitted = new TreeMap<>();
+        for (String key : p.stringPropertyNames()) {
+            if (key.startsWith(EMITTED)) {
+                emitted.put(Integer.parseInt(key.substring(EMITTED.length())), Long.parseLong(p.getProperty(key)));
+            }
+        }
+        Map<Operation, Long> processed = new EnumMap<>(Operation.class);
+        for (Operation op : Operation.values()) {
+            processed.put(op, Long.parseLong(p.getProperty(PROCESSED + op.label(), "0")));
+        }
+        OperatorMetrics.LatencyWindow window = null;
+        if (p.getProperty(HISTOGRAM + END_TO_END) != null) {
+            Map<OperatorMetrics.ReadResult, Histogram> byResult = new EnumMap<>(OperatorMetrics.ReadResult.class);
+            for (OperatorMetrics.ReadResult result : OperatorMetrics.ReadResult.values()) {
+                byResult.put(result, decode(p.getProperty(HISTOGRAM + result.label())));
+            }
+            window = OperatorMetrics.LatencyWindow.of(
+                    byResult,
+                    decode(p.getProperty(HISTOGRAM + END_TO_END)),
+                    decode(p.getProperty(HISTOGRAM + GENERATOR_DELAY)));
+        }
+        return new WorkerStatus(
+                required(p, WORKER),
+                required(p, ENDPOINT),
+                p.getProperty(ENGINE_VERSION),
+                emitted,
+                ints(p.getProperty(ENDED, "")),
+                processed,
+                Long.parseLong(p.getProperty(ERRORS, "0")),
+                p.getProperty(FIRST_ERROR),
+                p.getProperty(FAILURE),
+                window);
+    }
+
+    /**
+     * What the collector answers a push with: the run's control state (so a worker that joins
+     * late catches up) and the rest of the job as the other workers last reported it.
+     */
+    public record View(
+            boolean started,
+            boolean stopRequested,
+            Map<Integer, Long> othersEmittedByInstance,
+            Set<Integer> othersEndedInstances,
+            long othersHandled,
+            boolean allFinal) {
+
+        /** A worker without a collector: it is the whole job. */
+        public static final View ALONE = new View(false, false, Map.of(), Set.of(), 0, true);
+
+        private static final String STARTED = "started";
+        private static final String STOP = "stop";
+        private static final String OTHERS_EMITTED = "others.emitted.";
+        private static final String OTHERS_ENDED = "others.ended";
+        private static final String OTHERS_HANDLED = "others.handled";
+        private static final String ALL_FINAL = "allFinal";
+
+        public View {
+            othersEmittedByInstance = Map.copyOf(othersEmittedByInstance);
+            othersEndedInstances = Set.copyOf(othersEndedInstances);
+        }
+
+        public long othersEmitted() {
+            return othersEmittedByInstance.values().stream()
+                    .mapToLong(Long::longValue)
+                    .sum();
+        }
+
+        public String toText() {
+            Properties p = new Properties();
+            p.setProperty(STARTED, Boolean.toString(started));
+            p.setProperty(STOP, Boolean.toString(stopRequested));
+            othersEmittedByInstance.forEach(
+                    (instance, count) -> p.setProperty(OTHERS_EMITTED + instance, Long.toString(count)));
+            p.setProperty(
+                    OTHERS_ENDED,
+                    othersEndedInstances.stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
+            p.setProperty(OTHERS_HANDLED, Long.toString(othersHandled));
+            p.setProperty(ALL_FINAL, Boolean.toString(allFinal));
+            return store(p);
+        }
+
+        public static View fromText(String text) {
+            Properties p = load(text);
+            Map<Integer, Long> emitted = new TreeMap<>();
+            for (String key : p.stringPropertyNames()) {
+                if (key.startsWith(OTHERS_EMITTED)) {
+                    emitted.put(
+                            Integer.parseInt(key.substring(OTHERS_EMITTED.length())),
+                            Long.parseLong(p.getProperty(key)));
+                }
+            }
+            return new View(
+                    Boolean.parseBoolean(p.getProperty(STARTED)),
+                    Boolean.parseBoolean(p.getProperty(STOP)),
+                    emitted,
+                    ints(p.getProperty(OTHERS_ENDED, "")),
+                    Long.parseLong(p.getProperty(OTHERS_HANDLED, "0")),
+                    Boolean.parseBoolean(p.getProperty(ALL_FINAL)));
+        }
+    }
+
+    private static String required(Properties p, String key) {
+        String value = p.getProperty(key);
+        if (value == null) {
+            throw new IllegalArgumentException("a worker status without " + key);
+        }
+        return value;
+    }
+
+    private static Set<Integer> ints(String list) {
+        return list.isEmpty()
+                ? Set.of()
+                : Arrays.stream(list.split(",")).map(Integer::valueOf).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    static String encode(Histogram histogram) {
+        ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+        int length = histogram.encodeIntoCompressedByteBuffer(buffer);
+        return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
+    }
+
+    static Histogram decode(String encoded) {
+        if (encoded == null) {
+            throw new IllegalArgumentException("a final worker status without one of its histograms");
+        }
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(
+                    ByteBuffer.wrap(Base64.getDecoder().decode(encoded)), 0);
+        } catch (DataFormatException e) {
+            throw new IllegalArgumentException("an unreadable histogram in a worker status: " + e.getMessage(), e);
+        }
+    }
+
+    private static String store(Properties p) {
+        StringWriter out = new StringWriter();
+        try {
+            p.store(out, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return out.toString();
+    }
+
+    private static Properties load(String text) {
+        Properties p = new Properties();
+        try {
+            p.load(new StringReader(text));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringReader does not fail
+        }
+        return p;
+    }
+}

@@ -1,0 +1,207 @@
+package org.streambench.runner.experiment;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import org.streambench.operators.JobProtocol;
+import org.streambench.operators.JobReport;
+import org.streambench.operators.WorkerStatus;
+
+/**
+ * The runner's end of a running job: every worker of the job (each JVM that hosts its operators,
+ * locally one, on a cluster many) registers by pushing its status here, and the runner learns
+ * from these statuses which workers there are (it reads each one's metrics every second and sends
+ * each its control requests), whether one failed the run, and, once every worker pushed its final
+ * status, the job's report with counts added up and latency histograms merged.
+ * <p>
+ * Workers push to the runner rather than the runner polling them, because on a cluster only the
+ * runner's address is known in advance; each answer tells the worker the run's control state
+ * (so a worker that starts late catches up) and what the other workers last reported (so every
+ * worker knows when the whole job is done and drained).
+ */
+public final class JobCollector implements AutoCloseable {
+
+    private static final Duration CONTROL_TIMEOUT = Duration.ofSeconds(5);
+
+    private final HttpServer server;
+    private final String url;
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(CONTROL_TIMEOUT).build();
+    /** The latest status of every worker, in the order they registered; guarded by this. */
+    private final Map<String, Received> workers = new LinkedHashMap<>();
+
+    private final Map<String, MetricsScraper> scrapers = new ConcurrentHashMap<>();
+
+    private boolean started; // guarded by this
+    private boolean stopRequested; // guarded by this
+
+    private record Received(WorkerStatus status, long nanoTime) {}
+
+    /**
+     * @param bindHost      the address the collector listens on
+     * @param advertisedHost the address workers reach it by (on a cluster: this machine's name, not 127.0.0.1)
+     */
+    public JobCollector(String bindHost, String advertisedHost) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(bindHost, 0), 32);
+        server.createContext(JobProtocol.PUSH_PATH, this::handlePush);
+        server.setExecutor(Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "streambench-collector");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.start();
+        url = "http://" + advertisedHost + ":" + server.getAddress().getPort();
+    }
+
+    /** What workers push to, as the spec tells them. */
+    public String url() {
+        return url;
+    }
+
+    private void handlePush(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            if (!"POST".equals(exchange.getRequestMethod())) {
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            int code = 200;
+            String answer;
+            try {
+                String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                answer = receive(WorkerStatus.fromText(body)).toText();
+            } catch (RuntimeException e) {
+                code = 400;
+                answer = "unreadable worker status: " + e.getMessage() + "\n";
+            }
+            byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(code, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    /** Takes in a worker's status and answers with the view of the job that worker needs. */
+    synchronized WorkerStatus.View receive(WorkerStatus status) {
+        Received previous = workers.get(status.worker());
+        if (previous == null || !previous.status().isFinal() || status.isFinal()) {
+            workers.put(status.worker(), new Received(status, System.nanoTime()));
+        }
+        Map<Integer, Long> othersEmitted = new TreeMap<>();
+        Set<Integer> othersEnded = new HashSet<>();
+        long othersHandled = 0;
+        boolean allFinal = true;
+        for (Received received : workers.values()) {
+            WorkerStatus other = received.status();
+            allFinal &= other.isFinal();
+            if (other.worker().equals(status.worker())) {
+                continue;
+            }
+            other.emittedByInstance().forEach((instance, count) -> othersEmitted.merge(instance, count, Long::max));
+            othersEnded.addAll(other.endedInstances());
+            othersHandled += other.handled();
+        }
+        return new WorkerStatus.View(started, stopRequested, othersEmitted, othersEnded, othersHandled, allFinal);
+    }
+
+    /** The endpoints of the workers registered so far. */
+    public synchronized List<String> endpoints() {
+        return workers.values().stream().map(r -> r.status().endpoint()).toList();
+    }
+
+    /**
+     * Sends a control request ({@link JobProtocol#START_PATH}, {@code MEASURE_PATH}, {@code STOP_PATH})
+     * to every worker registered so far; workers that register later learn start and stop from
+     * the collector's answers.
+     */
+    public void control(String path) throws IOException, InterruptedException {
+        synchronized (this) {
+            started |= path.equals(JobProtocol.START_PATH);
+            stopRequested |= path.equals(JobProtocol.STOP_PATH);
+        }
+        for (String endpoint : endpoints()) {
+            HttpResponse<Void> response = client.send(
+                    HttpRequest.newBuilder(URI.create(endpoint + path))
+                            .timeout(CONTROL_TIMEOUT)
+                            .POST(HttpRequest.BodyPublishers.noBody())
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
+            if (response.statusCode() != 200) {
+                throw new IOException(endpoint + path + " answered " + response.statusCode());
+            }
+        }
+    }
+
+    /** Every worker's metrics, added up; no worker registered yet is an error. */
+    public MetricsScraper.Snapshot scrape() throws IOException, InterruptedException {
+        List<String> endpoints = endpoints();
+        if (endpoints.isEmpty()) {
+            throw new IOException("no worker of the job has registered yet");
+        }
+        MetricsScraper.Snapshot sum = null;
+        for (String endpoint : endpoints) {
+            MetricsScraper.Snapshot one =
+                    scrapers.computeIfAbsent(endpoint, MetricsScraper::new).scrape();
+            sum = sum == null ? one : sum.plus(one);
+        }
+        return sum;
+    }
+
+    /** Why a worker failed the run, if one did (the first that reported it). */
+    public synchronized Optional<String> failure() {
+        return workers.values().stream()
+                .map(r -> r.status().failure())
+                .filter(reason -> reason != null)
+                .findFirst();
+    }
+
+    /** Whether at least one worker registered and every registered worker has pushed its final status. */
+    public synchronized boolean allFinal() {
+        return !workers.isEmpty()
+                && workers.values().stream().allMatch(r -> r.status().isFinal());
+    }
+
+    /** Workers that have not pushed for longer than {@code silence}: on a cluster, a worker that died. */
+    public synchronized List<String> silentWorkers(Duration silence) {
+        long now = System.nanoTime();
+        List<String> silent = new ArrayList<>();
+        workers.forEach((id, received) -> {
+            if (!received.status().isFinal() && now - received.nanoTime() > silence.toNanos()) {
+                silent.add(id);
+            }
+        });
+        return silent;
+    }
+
+    /** The job's report from its workers' latest statuses; null if no worker ever registered. */
+    public synchronized JobReport report(String status, String error) {
+        if (workers.isEmpty()) {
+            return null;
+        }
+        return JobReport.of(
+                status, error, workers.values().stream().map(Received::status).toList());
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
