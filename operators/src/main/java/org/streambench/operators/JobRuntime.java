@@ -22,6 +22,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
@@ -311,7 +312,11 @@ public final class JobRuntime implements AutoCloseable {
     /** Generator instance {@code instance} of this worker will not emit again; the collector learns it at once. */
     void generatorEnded(int instance) {
         if (endedInstances.add(instance) && pusher != null) {
-            pusher.execute(this::pushQuietly);
+            try {
+                pusher.execute(this::pushQuietly);
+            } catch (RejectedExecutionException closed) {
+                // the worker is closed: the job is over and its statuses are in
+            }
         }
     }
 

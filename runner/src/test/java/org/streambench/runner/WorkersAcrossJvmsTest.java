@@ -1,0 +1,129 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.streambench.generator.Pattern;
+import org.streambench.generator.TimedRecord;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.GeneratorInstance;
+import org.streambench.operators.JobProtocol;
+import org.streambench.operators.JobReport;
+import org.streambench.operators.JobRuntime;
+import org.streambench.operators.Operation;
+import org.streambench.operators.ProcessingOperator;
+import org.streambench.runner.experiment.JobCollector;
+
+/**
+ * A job whose operators run in two JVMs, as on a cluster: each JVM's worker registers with the
+ * runner's collector, waits for its start, and ends only when the whole job is done; the job's
+ * report adds both JVMs' counts and merges their latency histograms.
+ */
+@Tag("integration")
+class WorkersAcrossJvmsTest {
+
+    private static final long RECORDS_PER_GENERATOR = 300;
+
+    @Test
+    void theJobsReportCombinesTwoWorkerJvms(@TempDir Path dir) throws Exception {
+        List<Process> workers = new ArrayList<>();
+        try (JobCollector collector = new JobCollector("127.0.0.1", "127.0.0.1")) {
+            ExperimentSpec spec = new ExperimentSpec(
+                    "test",
+                    "noop",
+                    Pattern.UPDATE,
+                    1,
+                    30,
+                    0,
+                    2000,
+                    100,
+                    2,
+                    2,
+                    7,
+                    3,
+                    RECORDS_PER_GENERATOR,
+                    "127.0.0.1",
+                    0,
+                    collector.url(),
+                    Map.of("callMicros", "100"),
+                    Map.of());
+            Path specFile = dir.resolve("spec.properties");
+            spec.write(specFile);
+            for (int instance = 0; instance < 2; instance++) {
+                workers.add(new ProcessBuilder(
+                                Home.javaExecutable(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                WorkersAcrossJvmsTest.class.getName(),
+                                specFile.toString(),
+                                Integer.toString(instance))
+                        .redirectErrorStream(true)
+                        .redirectOutput(
+                                dir.resolve("worker-" + instance + ".log").toFile())
+                        .start());
+            }
+            await(() -> collector.endpoints().size() == 2, "both workers registered");
+            Thread.sleep(300);
+            assertEquals(0, collector.scrape().records(), "a worker processed records before the start");
+
+            collector.control(JobProtocol.START_PATH);
+            await(collector::allFinal, "both workers pushed their final status");
+            for (Process worker : workers) {
+                assertTrue(worker.waitFor(15, TimeUnit.SECONDS), "a worker did not end with the job");
+                assertEquals(0, worker.exitValue(), "a worker failed; logs in " + dir);
+            }
+
+            JobReport report = collector.report("finished", null);
+            assertEquals(Map.of(0, RECORDS_PER_GENERATOR, 1, RECORDS_PER_GENERATOR), report.emittedByInstance());
+            assertEquals(2 * RECORDS_PER_GENERATOR, report.processed().get(Operation.UPDATE));
+            assertEquals(2 * RECORDS_PER_GENERATOR, report.latency().count(), "the reads of both JVMs");
+            assertEquals(2 * RECORDS_PER_GENERATOR, report.endToEnd().count(), "the records of both JVMs");
+            assertTrue(report.latency().p50() >= 100, "a read takes the noop database's 100 us: " + report.latency());
+            List<String> endpoints = collector.endpoints();
+            assertNotEquals(endpoints.get(0), endpoints.get(1), "two workers, two endpoints");
+        } finally {
+            workers.forEach(Process::destroyForcibly);
+        }
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 30 s: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /**
+     * One worker JVM of the job: generator instance {@code args[1]} feeding a processing operator
+     * of its own, then waiting, as an engine's worker would, until the whole job is done.
+     */
+    public static void main(String[] args) throws Exception {
+        ExperimentSpec spec = ExperimentSpec.read(Path.of(args[0]));
+        GeneratorInstance generator = GeneratorInstance.of(spec, Integer.parseInt(args[1]));
+        try (ProcessingOperator operator = ProcessingOperator.open(spec)) {
+            TimedRecord record;
+            while ((record = generator.next()) != null) {
+                operator.process(record);
+            }
+        }
+        JobRuntime worker = JobRuntime.of(spec);
+        if (!worker.awaitAllFinal(30_000)) {
+            System.err.println("the job was not complete within 30 s");
+            System.exit(1);
+        }
+        worker.close();
+    }
+}
