@@ -53,6 +53,7 @@ public final class JobMain {
             ExperimentSpec spec = ExperimentSpec.read(Path.of(args[0]));
             runtime = JobRuntime.start(spec, Boolean.getBoolean(AWAIT_START_PROPERTY));
             runtime.engineVersion(engineVersion);
+            runtime.ownJvm();
             runtime.onFailure(reason -> halt(1));
             endWhenComplete(runtime);
             pipeline.run(spec);

@@ -19,7 +19,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What one worker of a job (a JVM that hosts generator or processing instances) pushes to the
- * runner's collector, every {@value JobRuntime#PUSH_MILLIS} ms and when something changes: its
+ * runner's collector, periodically and when something changes: its
  * cumulative counts, the generator instances it hosts and which of them have ended, and, in its
  * last push ({@code window} set), the latency histograms of the measured window.
  *
@@ -146,10 +146,11 @@ public record WorkerStatus(
             Map<Integer, Long> othersEmittedByInstance,
             Set<Integer> othersEndedInstances,
             long othersHandled,
-            boolean allFinal) {
+            boolean allFinal,
+            int workers) {
 
         /** A worker without a collector: it is the whole job. */
-        public static final View ALONE = new View(false, false, Map.of(), Set.of(), 0, true);
+        public static final View ALONE = new View(false, false, Map.of(), Set.of(), 0, true, 1);
 
         private static final String STARTED = "started";
         private static final String STOP = "stop";
@@ -157,6 +158,7 @@ public record WorkerStatus(
         private static final String OTHERS_ENDED = "others.ended";
         private static final String OTHERS_HANDLED = "others.handled";
         private static final String ALL_FINAL = "allFinal";
+        private static final String WORKERS = "workers";
 
         public View {
             othersEmittedByInstance = Map.copyOf(othersEmittedByInstance);
@@ -180,6 +182,7 @@ public record WorkerStatus(
                     othersEndedInstances.stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
             p.setProperty(OTHERS_HANDLED, Long.toString(othersHandled));
             p.setProperty(ALL_FINAL, Boolean.toString(allFinal));
+            p.setProperty(WORKERS, Integer.toString(workers));
             return store(p);
         }
 
@@ -199,7 +202,8 @@ public record WorkerStatus(
                     emitted,
                     ints(p.getProperty(OTHERS_ENDED, "")),
                     Long.parseLong(p.getProperty(OTHERS_HANDLED, "0")),
-                    Boolean.parseBoolean(p.getProperty(ALL_FINAL)));
+                    Boolean.parseBoolean(p.getProperty(ALL_FINAL)),
+                    Integer.parseInt(p.getProperty(WORKERS, "1")));
         }
     }
 

@@ -50,7 +50,7 @@ class WorkerStatusTest {
 
     @Test
     void theCollectorsAnswerSurvivesTheWire() {
-        WorkerStatus.View sent = new WorkerStatus.View(true, false, Map.of(1, 40L, 2, 2L), Set.of(2), 39, true);
+        WorkerStatus.View sent = new WorkerStatus.View(true, false, Map.of(1, 40L, 2, 2L), Set.of(2), 39, true, 3);
         assertEquals(sent, WorkerStatus.View.fromText(sent.toText()));
         assertEquals(42, sent.othersEmitted());
     }

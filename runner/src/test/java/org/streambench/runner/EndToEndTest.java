@@ -168,6 +168,9 @@ class EndToEndTest {
         assertEquals("CHECKPOINT", environment.get("settledAfterPrefill"), environment.toString());
         assertTrue(((Number) environment.get("cores")).intValue() > 0);
         assertNotNull(environment.get("java"));
+        assertEquals("local", environment.get("cluster"));
+        assertEquals(
+                1, ((List<?>) environment.get("workers")).size(), "locally one job JVM, one worker: " + environment);
 
         assertNotNull(scraped, "the job's metrics endpoint served the processed-records counter while it ran");
         assertTrue(

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,39 +40,9 @@ class WorkersAcrossJvmsTest {
     void theJobsReportCombinesTwoWorkerJvms(@TempDir Path dir) throws Exception {
         List<Process> workers = new ArrayList<>();
         try (JobCollector collector = new JobCollector("127.0.0.1", "127.0.0.1")) {
-            ExperimentSpec spec = new ExperimentSpec(
-                    "test",
-                    "noop",
-                    Pattern.UPDATE,
-                    1,
-                    30,
-                    0,
-                    2000,
-                    100,
-                    2,
-                    2,
-                    7,
-                    3,
-                    RECORDS_PER_GENERATOR,
-                    "127.0.0.1",
-                    0,
-                    collector.url(),
-                    Map.of("callMicros", "100"),
-                    Map.of());
-            Path specFile = dir.resolve("spec.properties");
-            spec.write(specFile);
+            Path specFile = writeSpec(dir, collector, RECORDS_PER_GENERATOR);
             for (int instance = 0; instance < 2; instance++) {
-                workers.add(new ProcessBuilder(
-                                Home.javaExecutable(),
-                                "-cp",
-                                System.getProperty("java.class.path"),
-                                WorkersAcrossJvmsTest.class.getName(),
-                                specFile.toString(),
-                                Integer.toString(instance))
-                        .redirectErrorStream(true)
-                        .redirectOutput(
-                                dir.resolve("worker-" + instance + ".log").toFile())
-                        .start());
+                workers.add(launchWorker(dir, specFile, instance));
             }
             await(() -> collector.endpoints().size() == 2, "both workers registered");
             Thread.sleep(300);
@@ -94,6 +66,79 @@ class WorkersAcrossJvmsTest {
         } finally {
             workers.forEach(Process::destroyForcibly);
         }
+    }
+
+    /** A worker JVM whose runner is gone (its collector closed) ends itself, as it would on a cluster. */
+    @Test
+    void aWorkerEndsItsJvmWhenTheRunnerIsGone(@TempDir Path dir) throws Exception {
+        Process worker = null;
+        try {
+            try (JobCollector collector = new JobCollector("127.0.0.1", "127.0.0.1")) {
+                worker = launchWorker(dir, writeSpec(dir, collector, 0), 0);
+                await(() -> collector.endpoints().size() == 1, "the worker registered");
+                collector.control(JobProtocol.START_PATH);
+                await(() -> records(collector) > 0, "the worker processes records");
+            }
+            assertTrue(worker.waitFor(30, TimeUnit.SECONDS), "the worker went on without its runner");
+            assertEquals(3, worker.exitValue());
+            assertTrue(
+                    Files.readString(dir.resolve("worker-0.log")).contains("the runner is gone"),
+                    "the worker's log says why it ended");
+        } finally {
+            if (worker != null) {
+                worker.destroyForcibly();
+            }
+        }
+    }
+
+    private static double records(JobCollector collector) {
+        try {
+            return collector.scrape().records();
+        } catch (IOException e) {
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
+    }
+
+    /** The spec of a job on the noop database (100 us per call), 2 generators at 2,000 records/s; 0 records = unbounded. */
+    private static Path writeSpec(Path dir, JobCollector collector, long recordsPerGenerator) throws IOException {
+        ExperimentSpec spec = new ExperimentSpec(
+                "test",
+                "noop",
+                Pattern.UPDATE,
+                1,
+                30,
+                0,
+                2000,
+                100,
+                2,
+                2,
+                7,
+                3,
+                recordsPerGenerator,
+                "127.0.0.1",
+                0,
+                collector.url(),
+                Map.of("callMicros", "100"),
+                Map.of());
+        Path specFile = dir.resolve("spec.properties");
+        spec.write(specFile);
+        return specFile;
+    }
+
+    private static Process launchWorker(Path dir, Path specFile, int instance) throws IOException {
+        return new ProcessBuilder(
+                        Home.javaExecutable(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        WorkersAcrossJvmsTest.class.getName(),
+                        specFile.toString(),
+                        Integer.toString(instance))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("worker-" + instance + ".log").toFile())
+                .start();
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {

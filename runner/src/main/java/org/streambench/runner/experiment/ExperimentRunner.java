@@ -202,6 +202,8 @@ public final class ExperimentRunner {
             phases.lap("verify");
         }
         RunResult.Environment environment = new RunResult.Environment(
+                "local",
+                collector.workers(),
                 report == null ? null : report.engineVersion(),
                 databaseVersion,
                 session.note(),

@@ -119,7 +119,13 @@ public final class JobCollector implements AutoCloseable {
             othersEnded.addAll(other.endedInstances());
             othersHandled += other.handled();
         }
-        return new WorkerStatus.View(started, stopRequested, othersEmitted, othersEnded, othersHandled, allFinal);
+        return new WorkerStatus.View(
+                started, stopRequested, othersEmitted, othersEnded, othersHandled, allFinal, workers.size());
+    }
+
+    /** The ids of the workers registered so far. */
+    public synchronized List<String> workers() {
+        return List.copyOf(workers.keySet());
     }
 
     /** The endpoints of the workers registered so far. */

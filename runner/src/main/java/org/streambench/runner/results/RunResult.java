@@ -144,7 +144,13 @@ public record RunResult(
      * {@code durability}: the database's durability settings in force during the run (see Database#durabilitySettings);
      * {@code settledAfterPrefill}: what wrote out the reset's and prefill's work before the job started (see Database#settle).
      */
+    /**
+     * Where the run ran: {@code cluster} "local" (every job JVM on this machine); {@code workers}
+     * the ids (host:pid) of the job's workers that reported to the runner.
+     */
     public record Environment(
+            String cluster,
+            List<String> workers,
             String engineVersion,
             String databaseVersion,
             String databaseNote,
