@@ -222,6 +222,72 @@ class BadInputTest {
     }
 
     @Test
+    void aRunOnYarnIsRejectedWithoutAYarnOrForAnEngineNotSubmittableYet() throws IOException {
+        Path work = tmp.resolve("work");
+        Path out = tmp.resolve("out");
+        withWork(work, () -> {
+            CliResult noYarn = CliResult.bench(
+                    "run", "--engine", "spark", "--db", "noop", "--cluster", "yarn", "--out", out.toString());
+            assertEquals(2, noYarn.code(), noYarn.toString());
+            assertEquals(
+                    "bench: --cluster yarn: no YARN to submit to; start the suite's own with ./bench yarn start,"
+                            + " or give --yarn-conf DIR (or set HADOOP_CONF_DIR)",
+                    noYarn.err().trim());
+            CliResult badCluster =
+                    CliResult.bench("run", "--db", "noop", "--cluster", "kubernetes", "--out", out.toString());
+            assertEquals(2, badCluster.code(), badCluster.toString());
+            assertEquals(
+                    "bench: --cluster 'kubernetes' must be local or yarn",
+                    badCluster.err().trim());
+        });
+        try (ServerSocket resourceManager = new ServerSocket(0)) {
+            // a port nothing listens on: a ResourceManager that is not reachable
+            Path conf = Files.createDirectories(tmp.resolve("conf"));
+            Files.writeString(
+                    conf.resolve("yarn-site.xml"),
+                    "<configuration><property><name>yarn.resourcemanager.webapp.address</name><value>127.0.0.1:"
+                            + resourceManager.getLocalPort() + "</value></property></configuration>");
+            resourceManager.close();
+            withWork(work, () -> {
+                CliResult unreachable = CliResult.bench(
+                        "run",
+                        "--engine",
+                        "spark",
+                        "--db",
+                        "noop",
+                        "--cluster",
+                        "yarn",
+                        "--yarn-conf",
+                        conf.toString(),
+                        "--out",
+                        out.toString());
+                assertEquals(2, unreachable.code(), unreachable.toString());
+                assertEquals(1, unreachable.err().trim().lines().count(), unreachable.toString());
+                assertTrue(unreachable.err().contains("is not reachable"), unreachable.toString());
+                CliResult flink = CliResult.bench(
+                        "run",
+                        "--engine",
+                        "flink",
+                        "--db",
+                        "noop",
+                        "--cluster",
+                        "yarn",
+                        "--yarn-conf",
+                        conf.toString(),
+                        "--out",
+                        out.toString());
+                assertEquals(2, flink.code(), flink.toString());
+                assertEquals(
+                        "bench: --cluster yarn: the flink job cannot be submitted to YARN yet (spark can); run it"
+                                + " with --cluster local",
+                        flink.err().trim());
+            });
+        }
+        assertFalse(Files.exists(out), "a rejected run wrote its result folder");
+        assertFalse(Files.exists(work.resolve("servers")), "a rejected run started a server");
+    }
+
+    @Test
     void yarnStartRejectsAPortRangeInUseBeforeStartingAnything() throws IOException {
         Path work = tmp.resolve("work");
         try (ServerSocket taken = new ServerSocket(0)) {

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.streambench.runner.results.ResultFiles;
+import org.streambench.runner.servers.ServerState;
 import org.streambench.runner.yarn.LocalYarn;
 
 /**
@@ -172,8 +175,118 @@ class YarnTest {
         }
     }
 
+    /**
+     * Spark on the local YARN: the driver in the ApplicationMaster's container and two executors,
+     * each JVM a worker of the job; the run is verified and records its application.
+     */
     @Test
     @Order(5)
+    void aSparkJobSubmittedToYarnRunsInSeveralJvmsAndIsVerified(@TempDir Path tmp) throws Exception {
+        ServerState postgres = TestServers.start("postgresql");
+        System.setProperty("streambench.work", work.toString()); // TestServers sets its own
+        Path out = tmp.resolve("run");
+        CliResult run = CliResult.bench(sparkOnYarn(postgres, out, "3s"));
+        assertEquals(0, run.code(), run.toString());
+        assertTrue(run.out().contains("0 mismatches"), run.toString());
+
+        Map<String, Object> result = ResultFiles.read(out);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> environment = (Map<String, Object>) result.get("environment");
+        assertEquals("yarn", environment.get("cluster"));
+        String application = String.valueOf(environment.get("applicationId"));
+        assertTrue(application.matches("application_\\d+_\\d+"), environment.toString());
+        assertTrue(
+                ((List<?>) environment.get("workers")).size() >= 3,
+                "the driver and two executors, each in its own JVM, reported: " + environment);
+        assertFalse(
+                get("/ws/v1/cluster/apps/" + application + "/state")
+                        .path("state")
+                        .asText()
+                        .equals("RUNNING"),
+                "the application still runs after the run");
+    }
+
+    /** YARN kills the application mid-run: the run fails saying so, and nothing of it is left running. */
+    @Test
+    @Order(6)
+    void aYarnApplicationKilledFromOutsideFailsTheRun(@TempDir Path tmp) throws Exception {
+        ServerState postgres = TestServers.start("postgresql");
+        Path log = tmp.resolve("bench.log");
+        Process bench = Processes.bench(work, log, sparkOnYarn(postgres, tmp.resolve("run"), "120s"));
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+            while (!Files.readString(log).contains("records flowing")) {
+                assertTrue(bench.isAlive(), Files.readString(log));
+                assertTrue(System.nanoTime() < deadline, "no record flowed: " + Files.readString(log));
+                Thread.sleep(200);
+            }
+            JsonNode running =
+                    get("/ws/v1/cluster/apps?states=RUNNING").path("apps").path("app");
+            assertEquals(1, running.size(), running.toString());
+            put("/ws/v1/cluster/apps/" + running.get(0).path("id").asText() + "/state", "{\"state\":\"KILLED\"}");
+
+            assertTrue(bench.waitFor(60, TimeUnit.SECONDS), "the runner did not end: " + Files.readString(log));
+            assertEquals(1, bench.exitValue(), Files.readString(log));
+            String output = Files.readString(log);
+            assertTrue(output.contains("KILLED"), "the run does not say that YARN killed it:\n" + output);
+            assertTrue(
+                    get("/ws/v1/cluster/apps?states=RUNNING")
+                            .path("apps")
+                            .path("app")
+                            .isEmpty(),
+                    "an application still runs");
+            for (String process : List.of("ApplicationMaster", "CoarseGrainedExecutorBackend")) {
+                awaitGone(process);
+            }
+        } finally {
+            bench.destroyForcibly();
+        }
+    }
+
+    private static String[] sparkOnYarn(ServerState postgres, Path out, String duration) throws IOException {
+        return new String[] {
+            "run",
+            "--engine",
+            "spark",
+            "--db",
+            "postgresql",
+            "--pattern",
+            "update",
+            "--blob",
+            "1000",
+            "--duration",
+            duration,
+            "--warmup",
+            "1s",
+            "--keys",
+            "2000",
+            "--metrics-port",
+            Integer.toString(TestServers.freePort()),
+            "--cluster",
+            "yarn",
+            "--db-url",
+            postgres.settings().get("url"),
+            "--db-user",
+            "postgres",
+            "--db-password",
+            postgres.settings().get("password"),
+            "--out",
+            out.toString()
+        };
+    }
+
+    /** Waits until no process of the YARN application's kind runs (YARN stops its containers within seconds). */
+    private static void awaitGone(String mainClass) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (ProcessHandle.allProcesses()
+                .anyMatch(p -> p.info().commandLine().orElse("").contains(mainClass))) {
+            assertTrue(System.nanoTime() < deadline, "a " + mainClass + " still runs 30 s after the run");
+            Thread.sleep(200);
+        }
+    }
+
+    @Test
+    @Order(7)
     void stopEndsBothProcessesAndStatusSaysSo() throws Exception {
         LocalYarn.Running running = yarn.running().orElseThrow();
         CliResult stop = CliResult.bench("yarn", "stop");
@@ -201,6 +314,17 @@ class YarnTest {
                         HttpResponse.BodyHandlers.ofString());
         assertTrue(List.of(200, 202).contains(response.statusCode()), response.statusCode() + " " + response.body());
         return response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
+    }
+
+    private static void put(String path, String json) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (port + 4) + path))
+                                .header("Content-Type", "application/json")
+                                .PUT(HttpRequest.BodyPublishers.ofString(json))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertTrue(List.of(200, 202).contains(response.statusCode()), response.statusCode() + " " + response.body());
     }
 
     private static JsonNode get(String path) throws Exception {

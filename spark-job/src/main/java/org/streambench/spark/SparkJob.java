@@ -38,12 +38,9 @@ public final class SparkJob {
     static void run(ExperimentSpec spec) throws Exception {
         int threads = spec.generatorParallelism() + spec.parallelism();
         SparkConf conf = new SparkConf()
-                .setMaster("local[" + threads + "]")
                 .setAppName(
                         "streambench " + spec.database() + " " + spec.pattern().cliName())
                 .set("spark.ui.enabled", "false")
-                .set("spark.driver.host", "127.0.0.1")
-                .set("spark.driver.bindAddress", "127.0.0.1")
                 .set("spark.streaming.stopGracefullyOnShutdown", "false")
                 // unthrottled means "as fast as processing keeps up": without backpressure the receivers
                 // would queue records without bound, and the graceful stop would have to process them all
@@ -52,6 +49,12 @@ public final class SparkJob {
                 // its share of a throttled rate (a lower cap makes the generators fall behind and
                 // catch up later, which distorts the rate), or starts modestly when unthrottled
                 .set("spark.streaming.backpressure.initialRate", Long.toString(initialRatePerReceiver(spec)));
+        if (!conf.contains("spark.master")) {
+            // not submitted to a cluster (spark-submit sets the master): everything in this JVM, on loopback
+            conf.setMaster("local[" + threads + "]")
+                    .set("spark.driver.host", "127.0.0.1")
+                    .set("spark.driver.bindAddress", "127.0.0.1");
+        }
         long batchMillis = Long.parseLong(spec.engineSetting("batchIntervalMillis", "1000"));
         JavaStreamingContext context = new JavaStreamingContext(conf, Durations.milliseconds(batchMillis));
         try {

@@ -33,6 +33,8 @@ import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.RunResult;
 import org.streambench.runner.results.Verification;
 import org.streambench.runner.results.Warmup;
+import org.streambench.runner.yarn.YarnCluster;
+import org.streambench.runner.yarn.YarnSubmission;
 
 /**
  * Runs one experiment against an open database: reset, prefill, launch the engine's job JVM,
@@ -57,14 +59,21 @@ public final class ExperimentRunner {
     private final int stopTimeoutSeconds;
     private final String collectorBindHost;
     private final String collectorHost;
+    private final YarnCluster yarn;
+    /**
+     * Marks the YARN application of the run in progress (a new tag per launch: a matrix reuses
+     * the runner), so the runner finds it to record and to kill it.
+     */
+    private String yarnTag;
 
     public ExperimentRunner(PrintWriter out, String jobHeap, int startupTimeoutSeconds, int stopTimeoutSeconds) {
-        this(out, jobHeap, startupTimeoutSeconds, stopTimeoutSeconds, LOOPBACK, LOOPBACK);
+        this(out, jobHeap, startupTimeoutSeconds, stopTimeoutSeconds, LOOPBACK, LOOPBACK, null);
     }
 
     /**
      * @param collectorBindHost where the collector that the job's workers report to listens
      * @param collectorHost     the address the workers reach it by
+     * @param yarn              the YARN cluster to submit the job to; null: the job runs in a JVM of its own here
      */
     public ExperimentRunner(
             PrintWriter out,
@@ -72,13 +81,15 @@ public final class ExperimentRunner {
             int startupTimeoutSeconds,
             int stopTimeoutSeconds,
             String collectorBindHost,
-            String collectorHost) {
+            String collectorHost,
+            YarnCluster yarn) {
         this.out = out;
         this.jobHeap = jobHeap;
         this.startupTimeoutSeconds = startupTimeoutSeconds;
         this.stopTimeoutSeconds = stopTimeoutSeconds;
         this.collectorBindHost = collectorBindHost;
         this.collectorHost = collectorHost;
+        this.yarn = yarn;
     }
 
     private static final String LOOPBACK = "127.0.0.1";
@@ -175,7 +186,7 @@ public final class ExperimentRunner {
 
         Optional<String> failure = collector.failure();
         if (error == null && (failure.isPresent() || !collector.allFinal())) {
-            error = "the " + engine.cliName() + " job " + JobEnd.describe(job, dir.resolve(JOB_LOG), failure);
+            error = "the " + engine.cliName() + " job " + describeEnd(job, dir.resolve(JOB_LOG), failure);
         }
         boolean finished = collector.allFinal() && failure.isEmpty();
         JobReport report = collector.report(finished ? "finished" : "failed", finished ? null : error);
@@ -202,7 +213,8 @@ public final class ExperimentRunner {
             phases.lap("verify");
         }
         RunResult.Environment environment = new RunResult.Environment(
-                "local",
+                yarn == null ? "local" : "yarn",
+                applicationId().orElse(null),
                 collector.workers(),
                 report == null ? null : report.engineVersion(),
                 databaseVersion,
@@ -235,8 +247,14 @@ public final class ExperimentRunner {
         return result;
     }
 
-    /** Kills the job JVM if it still runs, waits for it, and deletes its temporary folder. */
+    /**
+     * Kills the job JVM if it still runs (on YARN: the application, then its submitter), waits for
+     * it, and deletes its temporary folder.
+     */
     private void end(Process job, Path jobTmp) {
+        if (yarn != null) {
+            applicationId().ifPresent(this::killApplication);
+        }
         if (job.isAlive()) {
             job.descendants().forEach(ProcessHandle::destroyForcibly);
             job.destroyForcibly();
@@ -246,6 +264,49 @@ public final class ExperimentRunner {
             Folders.deleteTree(jobTmp);
         } catch (IOException e) {
             out.println("warning: could not delete the job's temporary folder " + jobTmp + ": " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** How the job ended: locally its JVM's end; on YARN, unless a worker said why, its application's. */
+    private String describeEnd(Process job, Path jobLog, Optional<String> failure) {
+        String application = yarn != null && failure.isEmpty() ? applicationState() : "";
+        return application.isEmpty()
+                ? JobEnd.describe(job, jobLog, failure)
+                : "ended" + application + "; log: " + jobLog;
+    }
+
+    /** On YARN, "; YARN application ID STATE (diagnostics)"; else nothing. */
+    private String applicationState() {
+        Optional<String> application = applicationId();
+        if (application.isEmpty()) {
+            return "";
+        }
+        try {
+            return "; YARN application " + application.get() + " " + yarn.describeApplication(application.get());
+        } catch (RuntimeException unreachable) {
+            return "";
+        }
+    }
+
+    /** The YARN application of the job submitted last, once YARN has it. */
+    private Optional<String> applicationId() {
+        try {
+            return yarn == null || yarnTag == null ? Optional.empty() : yarn.applicationWithTag(yarnTag);
+        } catch (RuntimeException unreachable) {
+            out.println("warning: could not ask YARN for the job's application: " + unreachable.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private void killApplication(String applicationId) {
+        try {
+            if (yarn.kill(applicationId)) {
+                out.println("killed the YARN application " + applicationId);
+            }
+        } catch (IOException | RuntimeException e) {
+            out.println("warning: could not kill the YARN application " + applicationId + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -265,6 +326,27 @@ public final class ExperimentRunner {
 
     private Process launch(Engine engine, ExperimentSpec spec, Path dir, Path jobTmp) throws IOException {
         Files.createDirectories(jobTmp);
+        if (yarn != null) {
+            yarnTag = "streambench-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+            List<String> submit = YarnSubmission.spark(
+                    spec,
+                    dir.resolve(JOB_SPEC),
+                    jobTmp.resolve("spark-submit.properties"),
+                    engine.jvmFlags(),
+                    jobHeap,
+                    yarn.conf(),
+                    yarnTag);
+            out.println("submitting the " + engine.cliName() + " job to YARN at " + yarn.webapp() + " (log: "
+                    + dir.resolve(JOB_LOG) + ")");
+            ProcessBuilder builder = new ProcessBuilder(submit)
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve(JOB_LOG).toFile());
+            builder.environment().putAll(engine.environment());
+            builder.environment().put("HADOOP_CONF_DIR", yarn.conf().toString());
+            builder.environment().put("YARN_CONF_DIR", yarn.conf().toString());
+            builder.environment().remove(ExperimentSpec.PASSWORD_ENVIRONMENT);
+            return builder.start();
+        }
         ProcessHandle runner = ProcessHandle.current();
         List<String> command = new ArrayList<>(List.of(
                 Home.javaExecutable(),
@@ -340,7 +422,7 @@ public final class ExperimentRunner {
                     return; // a bounded run ends by itself once every record is processed
                 }
                 throw new JobFailure("the " + spec.engine() + " job "
-                        + JobEnd.describe(job, jobLog, collector.failure()) + " (" + (second - 1)
+                        + describeEnd(job, jobLog, collector.failure()) + " (" + (second - 1)
                         + " s into the run)");
             }
             requireWorkersAlive(collector);
@@ -393,8 +475,13 @@ public final class ExperimentRunner {
         }
         phases.lap("measured");
         control(job, spec, collector, JobProtocol.STOP_PATH);
-        if (!job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS)) {
-            throw new JobFailure("the job did not stop within " + stopTimeoutSeconds + " s after the stop request");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(stopTimeoutSeconds);
+        // on YARN the job is over once every worker reported: the application's own end takes seconds more
+        while (job.isAlive() && !(yarn != null && collector.allFinal())) {
+            if (System.nanoTime() > deadline) {
+                throw new JobFailure("the job did not stop within " + stopTimeoutSeconds + " s after the stop request");
+            }
+            Thread.sleep(20);
         }
     }
 
@@ -422,8 +509,8 @@ public final class ExperimentRunner {
                 if (spec.bounded() && job.exitValue() == 0) {
                     return null;
                 }
-                throw new JobFailure("the " + spec.engine() + " job "
-                        + JobEnd.describe(job, jobLog, collector.failure()) + " before any record was processed");
+                throw new JobFailure("the " + spec.engine() + " job " + describeEnd(job, jobLog, collector.failure())
+                        + " before any record was processed");
             }
             requireWorkersAlive(collector);
             try {
@@ -454,7 +541,7 @@ public final class ExperimentRunner {
             if (endedByItself(job, spec)) {
                 return null;
             }
-            throw new JobFailure("the job's metrics endpoint stopped answering: " + e);
+            throw new JobFailure("the job's metrics endpoint stopped answering: " + e + applicationState());
         }
     }
 

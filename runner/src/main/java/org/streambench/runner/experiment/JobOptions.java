@@ -4,10 +4,16 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 import org.streambench.runner.CleanupOnExit;
 import org.streambench.runner.Home;
 import org.streambench.runner.UserError;
 import org.streambench.runner.monitor.Prometheus;
+import org.streambench.runner.yarn.LocalYarn;
+import org.streambench.runner.yarn.YarnCluster;
+import org.streambench.runner.yarn.YarnSubmission;
 import picocli.CommandLine.Option;
 
 /** How the runner launches and watches the job JVM. */
@@ -37,6 +43,20 @@ public final class JobOptions {
             description = "Address the job's workers reach the collector by (default: the bind address, or this"
                     + " machine's name when it binds 0.0.0.0).")
     String collectorHost;
+
+    @Option(
+            names = "--cluster",
+            defaultValue = "local",
+            description = "Where the job runs: local (its own JVM on this machine) or yarn (submitted to the YARN"
+                    + " of --yarn-conf, else $HADOOP_CONF_DIR, else the suite's own: ./bench yarn start;"
+                    + " so far Spark only) (default: ${DEFAULT-VALUE}).")
+    String cluster;
+
+    @Option(
+            names = "--yarn-conf",
+            paramLabel = "DIR",
+            description = "With --cluster yarn: the folder with the cluster's yarn-site.xml and core-site.xml.")
+    Path yarnConf;
 
     @Option(names = "--job-heap", defaultValue = "1g", description = "Heap of the job JVM (default: ${DEFAULT-VALUE}).")
     String jobHeap;
@@ -114,7 +134,40 @@ public final class JobOptions {
                 Inputs.seconds("--startup-timeout", startupTimeout),
                 Inputs.seconds("--stop-timeout", stopTimeout),
                 collectorBind,
-                advertisedCollectorHost());
+                advertisedCollectorHost(),
+                yarn().orElse(null));
+    }
+
+    /** With --cluster yarn: the cluster to submit to, checked to answer; empty for local jobs. */
+    private Optional<YarnCluster> yarn() {
+        if (cluster.equals("local")) {
+            if (yarnConf != null) {
+                throw new UserError("--yarn-conf is for --cluster yarn; add --cluster yarn or drop --yarn-conf");
+            }
+            return Optional.empty();
+        }
+        if (!cluster.equals("yarn")) {
+            throw new UserError("--cluster '" + cluster + "' must be local or yarn");
+        }
+        if (yarnConf != null && !Files.isDirectory(yarnConf)) {
+            throw new UserError("--yarn-conf " + yarnConf + " is not a folder; give the folder holding yarn-site.xml");
+        }
+        YarnCluster chosen = YarnCluster.chosen(
+                        Optional.ofNullable(yarnConf),
+                        System.getenv(),
+                        new LocalYarn(Home.work(), new PrintWriter(PrintWriter.nullWriter())))
+                .orElseThrow(() -> new UserError("--cluster yarn: no YARN to submit to; start the suite's own with"
+                        + " ./bench yarn start, or give --yarn-conf DIR (or set HADOOP_CONF_DIR)"));
+        chosen.info(); // unreachable: a UserError that says how to fix it
+        return Optional.of(chosen);
+    }
+
+    /** With --cluster yarn: the engine must be one the suite can submit to YARN. */
+    public void requireSubmittable(String engine) {
+        if (cluster.equals("yarn") && !YarnSubmission.supports(engine)) {
+            throw new UserError("--cluster yarn: the " + engine + " job cannot be submitted to YARN yet (spark can);"
+                    + " run it with --cluster local");
+        }
     }
 
     private String advertisedCollectorHost() {

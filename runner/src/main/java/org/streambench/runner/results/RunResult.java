@@ -145,11 +145,13 @@ public record RunResult(
      * {@code settledAfterPrefill}: what wrote out the reset's and prefill's work before the job started (see Database#settle).
      */
     /**
-     * Where the run ran: {@code cluster} "local" (every job JVM on this machine); {@code workers}
-     * the ids (host:pid) of the job's workers that reported to the runner.
+     * Where the run ran: {@code cluster} "local" (the job in a JVM of its own on this machine) or
+     * "yarn" (with its {@code applicationId}); {@code workers} the ids (host:pid) of the job's
+     * workers that reported to the runner.
      */
     public record Environment(
             String cluster,
+            String applicationId,
             List<String> workers,
             String engineVersion,
             String databaseVersion,

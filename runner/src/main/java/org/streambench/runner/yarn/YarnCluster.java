@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -125,6 +126,54 @@ public final class YarnCluster {
                 metrics.path("activeNodes").asInt(),
                 metrics.path("availableMB").asLong(),
                 metrics.path("appsRunning").asInt());
+    }
+
+    /** The application that carries {@code tag} (YARN keeps tags in lower case), once it is submitted. */
+    public Optional<String> applicationWithTag(String tag) {
+        JsonNode apps = get("/ws/v1/cluster/apps?applicationTags=" + tag.toLowerCase(Locale.ROOT))
+                .path("apps")
+                .path("app");
+        return apps.isArray() && !apps.isEmpty()
+                ? Optional.of(apps.get(0).path("id").asText())
+                : Optional.empty();
+    }
+
+    /** The state of an application (NEW, ACCEPTED, RUNNING, FINISHED, FAILED, KILLED, ...). */
+    public String applicationState(String applicationId) {
+        return get("/ws/v1/cluster/apps/" + applicationId + "/state")
+                .path("state")
+                .asText("UNKNOWN");
+    }
+
+    /** An application's state with YARN's diagnostics, e.g. "KILLED (Application killed by user.)". */
+    public String describeApplication(String applicationId) {
+        JsonNode app = get("/ws/v1/cluster/apps/" + applicationId).path("app");
+        String diagnostics = app.path("diagnostics").asText("").trim();
+        int firstLine = diagnostics.indexOf('\n');
+        return app.path("state").asText("UNKNOWN")
+                + (diagnostics.isEmpty()
+                        ? ""
+                        : " (" + (firstLine < 0 ? diagnostics : diagnostics.substring(0, firstLine)) + ")");
+    }
+
+    /** Kills an application unless it has already ended; true if it was still running. */
+    public boolean kill(String applicationId) throws IOException, InterruptedException {
+        String state = applicationState(applicationId);
+        if (state.equals("FINISHED") || state.equals("FAILED") || state.equals("KILLED")) {
+            return false;
+        }
+        HttpResponse<String> response = HTTP.send(
+                HttpRequest.newBuilder(webapp.resolve("/ws/v1/cluster/apps/" + applicationId + "/state"))
+                        .header("Content-Type", "application/json")
+                        .timeout(Duration.ofSeconds(10))
+                        .PUT(HttpRequest.BodyPublishers.ofString("{\"state\":\"KILLED\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200 && response.statusCode() != 202) {
+            throw new IOException("the ResourceManager answered " + response.statusCode() + " to killing "
+                    + applicationId + ": " + response.body());
+        }
+        return true;
     }
 
     /** The ResourceManager's info, or empty while it does not answer yet (for waiting on a start). */
