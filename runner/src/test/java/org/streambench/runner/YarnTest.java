@@ -185,8 +185,10 @@ class YarnTest {
         ServerState postgres = TestServers.start("postgresql");
         System.setProperty("streambench.work", work.toString()); // TestServers sets its own
         Path out = tmp.resolve("run");
+        List<Path> sparkFoldersBefore = sparkTempFolders();
         CliResult run = CliResult.bench(sparkOnYarn(postgres, out, "3s"));
         assertEquals(0, run.code(), run.toString());
+        assertEquals(sparkFoldersBefore, sparkTempFolders(), "the submitter left its staging folder in /tmp");
         assertTrue(run.out().contains("0 mismatches"), run.toString());
 
         Map<String, Object> result = ResultFiles.read(out);
@@ -238,6 +240,7 @@ class YarnTest {
             for (String process : List.of("ApplicationMaster", "CoarseGrainedExecutorBackend")) {
                 awaitGone(process);
             }
+            assertFalse(Files.exists(tmp.resolve("run").resolve("job-tmp")), "the run's temporary folder is left");
         } finally {
             bench.destroyForcibly();
         }
@@ -273,6 +276,14 @@ class YarnTest {
             "--out",
             out.toString()
         };
+    }
+
+    private static List<Path> sparkTempFolders() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return files.filter(f -> f.getFileName().toString().startsWith("spark-"))
+                    .sorted()
+                    .toList();
+        }
     }
 
     /** Waits until no process of the YARN application's kind runs (YARN stops its containers within seconds). */

@@ -40,7 +40,8 @@ public final class YarnSubmission {
     /**
      * The command of the submitting JVM, which waits until the application ends. The Spark
      * settings go to {@code settingsFile} (readable by its owner only: it may carry the database
-     * password for the containers' environment).
+     * password for the containers' environment), in the run's temporary folder, which is also the
+     * submitter's.
      */
     public static List<String> spark(
             ExperimentSpec spec,
@@ -87,8 +88,13 @@ public final class YarnSubmission {
         try (Writer out = Files.newBufferedWriter(settingsFile, StandardCharsets.UTF_8)) {
             settings.store(out, "spark-submit settings of a streambench run");
         }
-        List<String> command = new ArrayList<>(
-                List.of(Home.javaExecutable(), "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+        List<String> command = new ArrayList<>(List.of(
+                Home.javaExecutable(),
+                "-Xmx512m",
+                // the submitter stages the application's configuration in a temporary folder that it
+                // leaves behind when it is killed: it goes to the run's own, which the runner deletes
+                "-Djava.io.tmpdir=" + settingsFile.getParent(),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
         command.addAll(jvmFlags);
         command.addAll(List.of(
                 "-cp",
