@@ -239,16 +239,6 @@ public final class JobRuntime implements AutoCloseable {
         };
     }
 
-    /** This worker's id, as its metrics label it. */
-    public String workerId() {
-        return workerId;
-    }
-
-    /** Where this worker serves its metrics and takes control requests. */
-    public String endpoint() {
-        return endpoint;
-    }
-
     void engineVersion(String version) {
         this.engineVersion = version;
     }

@@ -60,11 +60,8 @@ public final class ExperimentRunner {
     private final String collectorBindHost;
     private final String collectorHost;
     private final YarnCluster yarn;
-    /**
-     * Marks the YARN application of the run in progress (a new tag per launch: a matrix reuses
-     * the runner), so the runner finds it to record and to kill it.
-     */
-    private String yarnTag;
+    /** The submission of the run in progress, on YARN (a matrix reuses the runner); null locally. */
+    private YarnSubmission submission;
 
     public ExperimentRunner(PrintWriter out, String jobHeap, int startupTimeoutSeconds, int stopTimeoutSeconds) {
         this(out, jobHeap, startupTimeoutSeconds, stopTimeoutSeconds, LOOPBACK, LOOPBACK, null);
@@ -214,7 +211,7 @@ public final class ExperimentRunner {
         }
         RunResult.Environment environment = new RunResult.Environment(
                 yarn == null ? "local" : "yarn",
-                applicationId().orElse(null),
+                submission == null ? null : submission.applicationId().orElse(null),
                 collector.workers(),
                 report == null ? null : report.engineVersion(),
                 databaseVersion,
@@ -252,8 +249,8 @@ public final class ExperimentRunner {
      * it, and deletes its temporary folder.
      */
     private void end(Process job, Path jobTmp) {
-        if (yarn != null) {
-            applicationId().ifPresent(this::killApplication);
+        if (submission != null) {
+            submission.kill();
         }
         if (job.isAlive()) {
             job.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -271,45 +268,10 @@ public final class ExperimentRunner {
 
     /** How the job ended: locally its JVM's end; on YARN, unless a worker said why, its application's. */
     private String describeEnd(Process job, Path jobLog, Optional<String> failure) {
-        String application = yarn != null && failure.isEmpty() ? applicationState() : "";
+        String application = submission != null && failure.isEmpty() ? submission.describe() : "";
         return application.isEmpty()
                 ? JobEnd.describe(job, jobLog, failure)
                 : "ended" + application + "; log: " + jobLog;
-    }
-
-    /** On YARN, "; YARN application ID STATE (diagnostics)"; else nothing. */
-    private String applicationState() {
-        Optional<String> application = applicationId();
-        if (application.isEmpty()) {
-            return "";
-        }
-        try {
-            return "; YARN application " + application.get() + " " + yarn.describeApplication(application.get());
-        } catch (RuntimeException unreachable) {
-            return "";
-        }
-    }
-
-    /** The YARN application of the job submitted last, once YARN has it. */
-    private Optional<String> applicationId() {
-        try {
-            return yarn == null || yarnTag == null ? Optional.empty() : yarn.applicationWithTag(yarnTag);
-        } catch (RuntimeException unreachable) {
-            out.println("warning: could not ask YARN for the job's application: " + unreachable.getMessage());
-            return Optional.empty();
-        }
-    }
-
-    private void killApplication(String applicationId) {
-        try {
-            if (yarn.kill(applicationId)) {
-                out.println("killed the YARN application " + applicationId);
-            }
-        } catch (IOException | RuntimeException e) {
-            out.println("warning: could not kill the YARN application " + applicationId + ": " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** A run token whose first new key is not in the database yet (runs that keep old data stay unique). */
@@ -327,25 +289,17 @@ public final class ExperimentRunner {
     private Process launch(Engine engine, ExperimentSpec spec, Path dir, Path jobTmp) throws IOException {
         Files.createDirectories(jobTmp);
         if (yarn != null) {
-            yarnTag = "streambench-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-            List<String> submit = YarnSubmission.spark(
-                    spec,
-                    dir.resolve(JOB_SPEC),
-                    jobTmp.resolve("spark-submit.properties"),
-                    engine.jvmFlags(),
-                    jobHeap,
-                    yarn.conf(),
-                    yarnTag);
+            submission = new YarnSubmission(yarn, out);
             out.println("submitting the " + engine.cliName() + " job to YARN at " + yarn.webapp() + " (log: "
                     + dir.resolve(JOB_LOG) + ")");
-            ProcessBuilder builder = new ProcessBuilder(submit)
-                    .redirectErrorStream(true)
-                    .redirectOutput(dir.resolve(JOB_LOG).toFile());
-            builder.environment().putAll(engine.environment());
-            builder.environment().put("HADOOP_CONF_DIR", yarn.conf().toString());
-            builder.environment().put("YARN_CONF_DIR", yarn.conf().toString());
-            builder.environment().remove(ExperimentSpec.PASSWORD_ENVIRONMENT);
-            return builder.start();
+            return submission.startSpark(
+                    spec,
+                    dir.resolve(JOB_SPEC),
+                    jobTmp,
+                    engine.jvmFlags(),
+                    engine.environment(),
+                    jobHeap,
+                    dir.resolve(JOB_LOG));
         }
         ProcessHandle runner = ProcessHandle.current();
         List<String> command = new ArrayList<>(List.of(
@@ -541,7 +495,8 @@ public final class ExperimentRunner {
             if (endedByItself(job, spec)) {
                 return null;
             }
-            throw new JobFailure("the job's metrics endpoint stopped answering: " + e + applicationState());
+            throw new JobFailure("the job's metrics endpoint stopped answering: " + e
+                    + (submission == null ? "" : submission.describe()));
         }
     }
 

@@ -2,6 +2,7 @@ package org.streambench.runner.yarn;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +11,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -30,7 +33,16 @@ public final class YarnSubmission {
     private static final String SPARK_MODULE = "spark-job";
     private static final int EXECUTORS = 2;
 
-    private YarnSubmission() {}
+    private final YarnCluster cluster;
+    private final PrintWriter out;
+    /** Marks the application, so the runner finds it to record and to kill it. */
+    private final String tag = "streambench-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+
+    /** One submission to {@code cluster}; {@code out} takes its warnings. */
+    public YarnSubmission(YarnCluster cluster, PrintWriter out) {
+        this.cluster = cluster;
+        this.out = out;
+    }
 
     /** Engines that can be submitted so far. */
     public static boolean supports(String engine) {
@@ -43,15 +55,10 @@ public final class YarnSubmission {
      * password for the containers' environment), in the run's temporary folder, which is also the
      * submitter's.
      */
-    public static List<String> spark(
-            ExperimentSpec spec,
-            Path specFile,
-            Path settingsFile,
-            List<String> jvmFlags,
-            String containerMemory,
-            Path yarnConf,
-            String tag)
+    private List<String> sparkCommand(
+            ExperimentSpec spec, Path specFile, Path settingsFile, List<String> jvmFlags, String containerMemory)
             throws IOException {
+        Path yarnConf = cluster.conf();
         List<String> classpath = Arrays.stream(Home.classpathOf(SPARK_MODULE).split(File.pathSeparator))
                 .filter(entry -> entry.endsWith(".jar"))
                 .toList();
@@ -126,5 +133,67 @@ public final class YarnSubmission {
                     .orElseThrow(() -> new UserError("the " + SPARK_MODULE
                             + " jar is not built; run ./bench build (or mvn -DskipTests package)"));
         }
+    }
+
+    /**
+     * Starts the submitting JVM of the Spark job, its output to {@code log}; {@code jobTmp} is the
+     * run's temporary folder, deleted by the runner when the job ends.
+     */
+    public Process startSpark(
+            ExperimentSpec spec,
+            Path specFile,
+            Path jobTmp,
+            List<String> jvmFlags,
+            Map<String, String> environment,
+            String containerMemory,
+            Path log)
+            throws IOException {
+        List<String> command =
+                sparkCommand(spec, specFile, jobTmp.resolve("spark-submit.properties"), jvmFlags, containerMemory);
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        builder.environment().put("HADOOP_CONF_DIR", cluster.conf().toString());
+        builder.environment().put("YARN_CONF_DIR", cluster.conf().toString());
+        builder.environment().remove(ExperimentSpec.PASSWORD_ENVIRONMENT);
+        return builder.start();
+    }
+
+    /** The application, once YARN has it. */
+    public Optional<String> applicationId() {
+        try {
+            return cluster.applicationWithTag(tag);
+        } catch (RuntimeException unreachable) {
+            out.println("warning: could not ask YARN for the job's application: " + unreachable.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** "; YARN application ID STATE (diagnostics)", or nothing while YARN does not know it or cannot be asked. */
+    public String describe() {
+        Optional<String> application = applicationId();
+        if (application.isEmpty()) {
+            return "";
+        }
+        try {
+            return "; YARN application " + application.get() + " " + cluster.describeApplication(application.get());
+        } catch (RuntimeException unreachable) {
+            return "";
+        }
+    }
+
+    /** Kills the application unless it has ended; says so on {@code out}. */
+    public void kill() {
+        applicationId().ifPresent(application -> {
+            try {
+                if (cluster.kill(application)) {
+                    out.println("killed the YARN application " + application);
+                }
+            } catch (IOException | RuntimeException e) {
+                out.println("warning: could not kill the YARN application " + application + ": " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
     }
 }
