@@ -264,10 +264,10 @@ class BadInputTest {
                 assertEquals(2, unreachable.code(), unreachable.toString());
                 assertEquals(1, unreachable.err().trim().lines().count(), unreachable.toString());
                 assertTrue(unreachable.err().contains("is not reachable"), unreachable.toString());
-                CliResult flink = CliResult.bench(
+                CliResult apex = CliResult.bench(
                         "run",
                         "--engine",
-                        "flink",
+                        "apex",
                         "--db",
                         "noop",
                         "--cluster",
@@ -276,11 +276,11 @@ class BadInputTest {
                         conf.toString(),
                         "--out",
                         out.toString());
-                assertEquals(2, flink.code(), flink.toString());
+                assertEquals(2, apex.code(), apex.toString());
                 assertEquals(
-                        "bench: --cluster yarn: the flink job cannot be submitted to YARN yet (spark can); run it"
+                        "bench: --cluster yarn: the apex job cannot be submitted to YARN yet (spark and flink can); run it"
                                 + " with --cluster local",
-                        flink.err().trim());
+                        apex.err().trim());
             });
         }
         assertFalse(Files.exists(out), "a rejected run wrote its result folder");

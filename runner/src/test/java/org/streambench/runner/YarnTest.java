@@ -186,7 +186,7 @@ class YarnTest {
         System.setProperty("streambench.work", work.toString()); // TestServers sets its own
         Path out = tmp.resolve("run");
         List<Path> sparkFoldersBefore = sparkTempFolders();
-        CliResult run = CliResult.bench(sparkOnYarn(postgres, out, "3s"));
+        CliResult run = CliResult.bench(onYarn("spark", postgres, out, "3s", "1"));
         assertEquals(0, run.code(), run.toString());
         assertEquals(sparkFoldersBefore, sparkTempFolders(), "the submitter left its staging folder in /tmp");
         assertTrue(run.out().contains("0 mismatches"), run.toString());
@@ -208,13 +208,69 @@ class YarnTest {
                 "the application still runs after the run");
     }
 
-    /** YARN kills the application mid-run: the run fails saying so, and nothing of it is left running. */
+    /**
+     * Flink on the local YARN in application mode with a parallelism of 2: the JobManager and two
+     * TaskManagers, each JVM a worker of the job; the run is verified, keeps its containers' logs
+     * (without the launch scripts, which hold the database password) and leaves nothing in /tmp.
+     */
     @Test
     @Order(6)
+    void aFlinkJobSubmittedToYarnRunsInSeveralJvmsAndIsVerified(@TempDir Path tmp) throws Exception {
+        ServerState postgres = TestServers.start("postgresql");
+        System.setProperty("streambench.work", work.toString()); // TestServers sets its own
+        Path out = tmp.resolve("run");
+        List<Path> flinkFoldersBefore = tempFolders("flink-");
+        CliResult run = CliResult.bench(onYarn("flink", postgres, out, "3s", "2"));
+        assertEquals(0, run.code(), run.toString());
+        assertTrue(run.out().contains("0 mismatches"), run.toString());
+        assertEquals(flinkFoldersBefore, tempFolders("flink-"), "a Flink JVM left its folder in /tmp");
+
+        Map<String, Object> result = ResultFiles.read(out);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> environment = (Map<String, Object>) result.get("environment");
+        assertEquals("yarn", environment.get("cluster"));
+        String application = String.valueOf(environment.get("applicationId"));
+        assertTrue(application.matches("application_\\d+_\\d+"), environment.toString());
+        assertEquals(
+                3,
+                ((List<?>) environment.get("workers")).size(),
+                "the JobManager and two TaskManagers, each in its own JVM, reported: " + environment);
+        try (Stream<Path> containers = Files.list(out.resolve("yarn-logs"))) {
+            List<String> names =
+                    containers.map(c -> c.getFileName().toString()).sorted().toList();
+            assertEquals(3, names.size(), "container logs: " + names);
+            assertTrue(names.stream().allMatch(name -> name.contains(application.substring("application_".length()))));
+        }
+        assertTrue(Files.isRegularFile(
+                out.resolve("yarn-logs").resolve(firstContainer(application)).resolve("jobmanager.err")));
+        String password = postgres.settings().get("password");
+        try (Stream<Path> files = Files.walk(out)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                assertFalse(
+                        Files.readString(file, java.nio.charset.StandardCharsets.ISO_8859_1)
+                                .contains(password),
+                        file + " holds the database password");
+            }
+        }
+        assertFalse(
+                get("/ws/v1/cluster/apps/" + application + "/state")
+                        .path("state")
+                        .asText()
+                        .equals("RUNNING"),
+                "the application still runs after the run");
+    }
+
+    private static String firstContainer(String application) {
+        return "container_" + application.substring("application_".length()) + "_01_000001";
+    }
+
+    /** YARN kills the application mid-run: the run fails saying so, and nothing of it is left running. */
+    @Test
+    @Order(7)
     void aYarnApplicationKilledFromOutsideFailsTheRun(@TempDir Path tmp) throws Exception {
         ServerState postgres = TestServers.start("postgresql");
         Path log = tmp.resolve("bench.log");
-        Process bench = Processes.bench(work, log, sparkOnYarn(postgres, tmp.resolve("run"), "120s"));
+        Process bench = Processes.bench(work, log, onYarn("spark", postgres, tmp.resolve("run"), "120s", "1"));
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
             while (!Files.readString(log).contains("records flowing")) {
@@ -246,11 +302,14 @@ class YarnTest {
         }
     }
 
-    private static String[] sparkOnYarn(ServerState postgres, Path out, String duration) throws IOException {
+    private static String[] onYarn(String engine, ServerState postgres, Path out, String duration, String parallelism)
+            throws IOException {
         return new String[] {
             "run",
             "--engine",
-            "spark",
+            engine,
+            "--parallelism",
+            parallelism,
             "--db",
             "postgresql",
             "--pattern",
@@ -279,8 +338,12 @@ class YarnTest {
     }
 
     private static List<Path> sparkTempFolders() throws IOException {
+        return tempFolders("spark-");
+    }
+
+    private static List<Path> tempFolders(String prefix) throws IOException {
         try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return files.filter(f -> f.getFileName().toString().startsWith("spark-"))
+            return files.filter(f -> f.getFileName().toString().startsWith(prefix))
                     .sorted()
                     .toList();
         }
@@ -297,7 +360,7 @@ class YarnTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void stopEndsBothProcessesAndStatusSaysSo() throws Exception {
         LocalYarn.Running running = yarn.running().orElseThrow();
         CliResult stop = CliResult.bench("yarn", "stop");

@@ -47,6 +47,8 @@ public final class ExperimentRunner {
     public static final String JOB_SPEC = "spec.properties";
     /** The job JVM's temporary folder inside the run folder, deleted when the job ends (engines leave files behind). */
     public static final String JOB_TMP = "job-tmp";
+    /** On YARN, the containers' logs, one folder per container, where the runner can read them. */
+    public static final String YARN_LOGS = "yarn-logs";
 
     private static final long SECOND = 1_000_000_000L;
     private static final int PROGRESS_EVERY_SECONDS = 5;
@@ -154,7 +156,7 @@ public final class ExperimentRunner {
         long rowsBefore = 0;
         Path jobTmp = dir.resolve(JOB_TMP);
         Process job = launch(engine, spec, dir, jobTmp);
-        try (CleanupOnExit.Registration endJob = CleanupOnExit.register("stop the job JVM", () -> end(job, jobTmp));
+        try (CleanupOnExit.Registration endJob = CleanupOnExit.register("stop the job JVM", () -> end(job, dir));
                 ScrapeTargets.Registration target = new ScrapeTargets(Home.work())
                         .add(
                                 job.toHandle(),
@@ -177,7 +179,7 @@ public final class ExperimentRunner {
         } catch (JobFailure failure) {
             error = failure.getMessage();
         } finally {
-            end(job, jobTmp);
+            end(job, dir);
             phases.lap("stop");
         }
 
@@ -246,9 +248,10 @@ public final class ExperimentRunner {
 
     /**
      * Kills the job JVM if it still runs (on YARN: the application, then its submitter), waits for
-     * it, and deletes its temporary folder.
+     * it, and deletes its temporary folder; on YARN, copies the containers' logs into the run's folder.
      */
-    private void end(Process job, Path jobTmp) {
+    private void end(Process job, Path dir) {
+        Path jobTmp = dir.resolve(JOB_TMP);
         if (submission != null) {
             submission.kill();
         }
@@ -258,6 +261,9 @@ public final class ExperimentRunner {
         }
         try {
             job.waitFor(10, TimeUnit.SECONDS);
+            if (submission != null) {
+                submission.copyLogs(dir.resolve(YARN_LOGS));
+            }
             Folders.deleteTree(jobTmp);
         } catch (IOException e) {
             out.println("warning: could not delete the job's temporary folder " + jobTmp + ": " + e);
@@ -292,7 +298,8 @@ public final class ExperimentRunner {
             submission = new YarnSubmission(yarn, out);
             out.println("submitting the " + engine.cliName() + " job to YARN at " + yarn.webapp() + " (log: "
                     + dir.resolve(JOB_LOG) + ")");
-            return submission.startSpark(
+            return submission.start(
+                    engine.cliName(),
                     spec,
                     dir.resolve(JOB_SPEC),
                     jobTmp,

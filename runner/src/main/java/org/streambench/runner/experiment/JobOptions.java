@@ -165,8 +165,8 @@ public final class JobOptions {
     /** With --cluster yarn: the engine must be one the suite can submit to YARN. */
     public void requireSubmittable(String engine) {
         if (cluster.equals("yarn") && !YarnSubmission.supports(engine)) {
-            throw new UserError("--cluster yarn: the " + engine + " job cannot be submitted to YARN yet (spark can);"
-                    + " run it with --cluster local");
+            throw new UserError("--cluster yarn: the " + engine
+                    + " job cannot be submitted to YARN yet (spark and flink can);" + " run it with --cluster local");
         }
     }
 

@@ -51,8 +51,8 @@ public final class LocalYarn {
     private static final int NODE_MEMORY_MB = 8192;
     private static final int NODE_VCORES = 8;
 
-    /** The module opens that Hadoop 3.4's servers need on JDK 17. */
-    private static final List<String> JDK17_OPENS = Stream.of(
+    /** The module opens that Hadoop 3.4's code needs on JDK 17 (its servers, and containers that run it). */
+    static final List<String> JDK17_OPENS = Stream.of(
                     "java.lang",
                     "java.lang.reflect",
                     "java.lang.invoke",

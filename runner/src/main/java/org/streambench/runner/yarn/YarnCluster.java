@@ -12,7 +12,9 @@ import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -39,11 +41,13 @@ public final class YarnCluster {
     private final Path conf;
     private final String description;
     private final URI webapp;
+    private final List<Path> nodeManagerLogDirs;
 
-    private YarnCluster(Path conf, String description, URI webapp) {
+    private YarnCluster(Path conf, String description, URI webapp, List<Path> nodeManagerLogDirs) {
         this.conf = conf;
         this.description = description;
         this.webapp = webapp;
+        this.nodeManagerLogDirs = nodeManagerLogDirs;
     }
 
     /** What the ResourceManager reports: its state and version, and the nodes that run. */
@@ -75,7 +79,13 @@ public final class YarnCluster {
             throw new UserError(source + " " + site + ": yarn.resourcemanager.webapp.address '" + address
                     + "' is not host:port; fix it there");
         }
-        return new YarnCluster(dir.toAbsolutePath(), source + " " + dir.toAbsolutePath(), webapp);
+        List<Path> logDirs = Arrays.stream(
+                        properties.getOrDefault("yarn.nodemanager.log-dirs", "").split(","))
+                .map(String::trim)
+                .filter(logDir -> logDir.startsWith("/"))
+                .map(Path::of)
+                .toList();
+        return new YarnCluster(dir.toAbsolutePath(), source + " " + dir.toAbsolutePath(), webapp, logDirs);
     }
 
     /**
@@ -109,6 +119,14 @@ public final class YarnCluster {
 
     public URI webapp() {
         return webapp;
+    }
+
+    /**
+     * The NodeManagers' container log folders that its configuration names as absolute paths (on a
+     * single-node cluster such as the suite's own, this machine's); may be none.
+     */
+    public List<Path> nodeManagerLogDirs() {
+        return nodeManagerLogDirs;
     }
 
     /** Where the configuration came from, for messages. */

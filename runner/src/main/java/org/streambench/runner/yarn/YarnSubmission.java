@@ -7,6 +7,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,15 +23,23 @@ import org.streambench.runner.Home;
 import org.streambench.runner.UserError;
 
 /**
- * How the runner submits an engine's job to YARN. So far Spark Streaming, in cluster mode: the
- * driver (the job's main and its first worker) runs in the ApplicationMaster's container, and
- * two executors in containers of their own, so generator and processing instances may run in
- * different JVMs, each with its worker reporting to the runner's collector. The engine's jars
- * are taken from where they are (spark.yarn.jars with local: paths), not uploaded per run.
+ * How the runner submits an engine's job to YARN, by a submitting JVM on the engine's own
+ * classpath that waits until the application ends. The job's main (and its first worker) runs in
+ * the ApplicationMaster's container, its operators in containers of their own, so generator and
+ * processing instances may run in different JVMs, each with its worker reporting to the runner's
+ * collector.
+ * <ul>
+ *   <li>Spark Streaming in cluster mode: the driver in the ApplicationMaster, two executors; the
+ *       engine's jars are taken from where they are (spark.yarn.jars with local: paths), not
+ *       uploaded per run.
+ *   <li>Flink in application mode: the JobManager in the ApplicationMaster, one TaskManager per
+ *       slot needed; the jars are shipped per run.
+ * </ul>
  */
 public final class YarnSubmission {
 
     private static final String SPARK_MODULE = "spark-job";
+    private static final String FLINK_MODULE = "flink-job";
     private static final int EXECUTORS = 2;
 
     private final YarnCluster cluster;
@@ -46,23 +55,18 @@ public final class YarnSubmission {
 
     /** Engines that can be submitted so far. */
     public static boolean supports(String engine) {
-        return engine.equals("spark");
+        return engine.equals("spark") || engine.equals("flink");
     }
 
     /**
-     * The command of the submitting JVM, which waits until the application ends. The Spark
-     * settings go to {@code settingsFile} (readable by its owner only: it may carry the database
-     * password for the containers' environment), in the run's temporary folder, which is also the
-     * submitter's.
+     * The command of Spark's submitting JVM, which waits until the application ends. The settings
+     * go to {@code settingsFile}.
      */
     private List<String> sparkCommand(
             ExperimentSpec spec, Path specFile, Path settingsFile, List<String> jvmFlags, String containerMemory)
             throws IOException {
-        Path yarnConf = cluster.conf();
-        List<String> classpath = Arrays.stream(Home.classpathOf(SPARK_MODULE).split(File.pathSeparator))
-                .filter(entry -> entry.endsWith(".jar"))
-                .toList();
-        Path appJar = moduleJar();
+        List<String> classpath = jars(Home.classpathOf(SPARK_MODULE));
+        Path appJar = moduleJar(SPARK_MODULE);
         int slots = spec.generatorParallelism() + spec.parallelism();
         String javaOptions = String.join(" ", jvmFlags);
         Properties settings = new Properties();
@@ -89,31 +93,16 @@ public final class YarnSubmission {
             settings.setProperty("spark.yarn.appMasterEnv." + ExperimentSpec.PASSWORD_ENVIRONMENT, spec.password());
             settings.setProperty("spark.executorEnv." + ExperimentSpec.PASSWORD_ENVIRONMENT, spec.password());
         }
-        Files.deleteIfExists(settingsFile);
-        Files.createFile(
-                settingsFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        try (Writer out = Files.newBufferedWriter(settingsFile, StandardCharsets.UTF_8)) {
-            settings.store(out, "spark-submit settings of a streambench run");
-        }
-        List<String> command = new ArrayList<>(List.of(
-                Home.javaExecutable(),
-                "-Xmx512m",
-                // the submitter stages the application's configuration in a temporary folder that it
-                // leaves behind when it is killed: it goes to the run's own, which the runner deletes
-                "-Djava.io.tmpdir=" + settingsFile.getParent(),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
-        command.addAll(jvmFlags);
+        writePrivately(settings, settingsFile, "spark-submit settings of a streambench run");
+        List<String> command = submitterJvm(settingsFile.getParent(), jvmFlags, Home.classpathOf(SPARK_MODULE));
         command.addAll(List.of(
-                "-cp",
-                // the Hadoop client reads the cluster's addresses from its classpath, as spark-submit's script arranges
-                yarnConf + File.pathSeparator + Home.classpathOf(SPARK_MODULE),
                 "org.apache.spark.deploy.SparkSubmit",
                 "--master",
                 "yarn",
                 "--deploy-mode",
                 "cluster",
                 "--name",
-                "streambench spark " + spec.database() + " " + spec.pattern().cliName() + " " + spec.blobBytes() + "B",
+                applicationName("spark", spec),
                 "--class",
                 "org.streambench.spark.SparkJob",
                 "--properties-file",
@@ -125,21 +114,130 @@ public final class YarnSubmission {
         return command;
     }
 
-    private static Path moduleJar() throws IOException {
-        Path target = Home.root().resolve(SPARK_MODULE).resolve("target");
+    /**
+     * The command of Flink's submitting JVM (the flink-job module's YARN launcher), which deploys
+     * the job in application mode and waits until the application ends. YARN's containers get
+     * Flink's and the job's jars as shipped files (Flink accepts provided, not uploaded, jars only
+     * from a distributed file system) and the cluster's own Hadoop; the Flink YARN jar stands in
+     * for the flink-dist jar, which Maven Central does not have.
+     */
+    private List<String> flinkCommand(
+            ExperimentSpec spec, Path specFile, Path settingsFile, List<String> jvmFlags, String containerMemory)
+            throws IOException {
+        Path listing = Home.root().resolve(FLINK_MODULE).resolve("target").resolve("yarn-classpath.txt");
+        if (!Files.isRegularFile(listing)) {
+            throw new UserError("the " + FLINK_MODULE + " module is not built; run ./bench build (or mvn -DskipTests"
+                    + " package)");
+        }
+        List<String> launcherJars = jars(Files.readString(listing).trim());
+        String distJar = launcherJars.stream()
+                .filter(jar -> Path.of(jar).getFileName().toString().startsWith("flink-yarn-"))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no flink-yarn jar in " + listing));
+        // the Hadoop client goes too: Flink puts shipped jars in alphabetical order before the cluster's classpath,
+        // and the HBase client's jar carries Hadoop 2 classes, which would otherwise win
+        List<String> shipped = new ArrayList<>(jars(Home.classpathOf(FLINK_MODULE)));
+        launcherJars.stream().filter(jar -> !jar.equals(distJar)).forEach(shipped::add);
+        shipped.add(specFile.toString());
+        String javaOptions = String.join(
+                " ",
+                Stream.concat(
+                                Stream.concat(LocalYarn.JDK17_OPENS.stream(), jvmFlags.stream()),
+                                // the container's own temporary folder (Spark's choice too): the JobManager's web
+                                // files otherwise stay in /tmp when the job's JVM ends without Flink's shutdown
+                                Stream.of(
+                                        "-Djava.io.tmpdir={{PWD}}/tmp",
+                                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))
+                        .toList());
+        Properties settings = new Properties();
+        settings.setProperty("execution.target", "yarn-application");
+        // the job's main blocks in execute() until the job ends, as it does locally
+        settings.setProperty("execution.attached", "true");
+        settings.setProperty("$internal.application.main", "org.streambench.flink.FlinkJob");
+        settings.setProperty(
+                "$internal.application.program-args", specFile.getFileName().toString());
+        settings.setProperty("pipeline.jars", moduleJar(FLINK_MODULE).toString());
+        settings.setProperty("yarn.flink-dist-jar", distJar);
+        settings.setProperty("yarn.ship-files", String.join(";", shipped));
+        // the uploaded jars go to the run's temporary folder, which the runner deletes however the run ends
+        settings.setProperty("yarn.staging-directory", settingsFile.getParent().toString());
+        settings.setProperty("yarn.application.name", applicationName("flink", spec));
+        settings.setProperty("yarn.tags", tag);
+        settings.setProperty("yarn.application-attempts", "1");
+        settings.setProperty("jobmanager.memory.process.size", "1024m");
+        settings.setProperty("taskmanager.memory.task.heap.size", containerMemory);
+        // streaming operators without RocksDB use no managed memory
+        settings.setProperty("taskmanager.memory.managed.size", "0m");
+        // one slot per TaskManager: a parallelism of 2 runs in two TaskManagers, each a worker of the job
+        settings.setProperty("taskmanager.numberOfTaskSlots", "1");
+        settings.setProperty("env.java.opts.all", javaOptions);
+        settings.setProperty("env.java.opts.jobmanager", "-D" + JobMain.AWAIT_START_PROPERTY + "=true");
+        if (spec.password() != null) {
+            settings.setProperty("containerized.master.env." + ExperimentSpec.PASSWORD_ENVIRONMENT, spec.password());
+            settings.setProperty(
+                    "containerized.taskmanager.env." + ExperimentSpec.PASSWORD_ENVIRONMENT, spec.password());
+        }
+        writePrivately(settings, settingsFile, "Flink settings of a streambench run on YARN");
+        List<String> command = submitterJvm(
+                settingsFile.getParent(),
+                jvmFlags,
+                String.join(File.pathSeparator, launcherJars) + File.pathSeparator + Home.classpathOf(FLINK_MODULE));
+        command.addAll(List.of("org.streambench.flink.YarnLauncher", settingsFile.toString()));
+        return command;
+    }
+
+    /** The submitting JVM up to its main class; the Hadoop client reads the cluster's addresses from its classpath. */
+    private List<String> submitterJvm(Path tmp, List<String> jvmFlags, String classpath) {
+        List<String> command = new ArrayList<>(List.of(
+                Home.javaExecutable(),
+                "-Xmx512m",
+                // the submitter stages the application's files in a temporary folder that it leaves
+                // behind when it is killed: it goes to the run's own, which the runner deletes
+                "-Djava.io.tmpdir=" + tmp,
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+        command.addAll(jvmFlags);
+        command.addAll(List.of("-cp", cluster.conf() + File.pathSeparator + classpath));
+        return command;
+    }
+
+    private static String applicationName(String engine, ExperimentSpec spec) {
+        return "streambench " + engine + " " + spec.database() + " "
+                + spec.pattern().cliName() + " " + spec.blobBytes() + "B";
+    }
+
+    private static List<String> jars(String classpath) {
+        return Arrays.stream(classpath.split(File.pathSeparator))
+                .filter(entry -> entry.endsWith(".jar"))
+                .toList();
+    }
+
+    /** Writes {@code settings} readable by its owner only: they may carry the database password for the containers. */
+    private static void writePrivately(Properties settings, Path file, String comment) throws IOException {
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            settings.store(out, comment);
+        }
+    }
+
+    private static Path moduleJar(String module) throws IOException {
+        Path target = Home.root().resolve(module).resolve("target");
         try (Stream<Path> files = Files.list(target)) {
-            return files.filter(file -> file.getFileName().toString().matches(SPARK_MODULE + "-.*\\.jar"))
+            return files.filter(file -> file.getFileName().toString().matches(module + "-[0-9].*\\.jar"))
                     .findFirst()
-                    .orElseThrow(() -> new UserError("the " + SPARK_MODULE
-                            + " jar is not built; run ./bench build (or mvn -DskipTests package)"));
+                    .orElseThrow(() -> new UserError(
+                            "the " + module + " jar is not built; run ./bench build (or mvn -DskipTests package)"));
         }
     }
 
     /**
-     * Starts the submitting JVM of the Spark job, its output to {@code log}; {@code jobTmp} is the
-     * run's temporary folder, deleted by the runner when the job ends.
+     * Starts the submitting JVM of the {@code engine}'s job, its output to {@code log}; {@code
+     * jobTmp} is the run's temporary folder, deleted by the runner when the job ends. The
+     * submitter's settings (readable by their owner only: they may carry the database password
+     * for the containers' environment) go there.
      */
-    public Process startSpark(
+    public Process start(
+            String engine,
             ExperimentSpec spec,
             Path specFile,
             Path jobTmp,
@@ -148,8 +246,13 @@ public final class YarnSubmission {
             String containerMemory,
             Path log)
             throws IOException {
+        Path settingsFile = jobTmp.resolve(engine + "-submit.properties");
         List<String> command =
-                sparkCommand(spec, specFile, jobTmp.resolve("spark-submit.properties"), jvmFlags, containerMemory);
+                switch (engine) {
+                    case "spark" -> sparkCommand(spec, specFile, settingsFile, jvmFlags, containerMemory);
+                    case "flink" -> flinkCommand(spec, specFile, settingsFile, jvmFlags, containerMemory);
+                    default -> throw new IllegalArgumentException("the " + engine + " job cannot be submitted to YARN");
+                };
         ProcessBuilder builder =
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(environment);
@@ -179,6 +282,43 @@ public final class YarnSubmission {
             return "; YARN application " + application.get() + " " + cluster.describeApplication(application.get());
         } catch (RuntimeException unreachable) {
             return "";
+        }
+    }
+
+    /**
+     * Copies the application's container logs, one folder per container, to {@code target} when
+     * they are on this machine (the NodeManager's log folders of a single-node cluster); says where
+     * they are otherwise.
+     */
+    public void copyLogs(Path target) {
+        Optional<String> application = applicationId();
+        if (application.isEmpty()) {
+            return;
+        }
+        List<Path> sources = cluster.nodeManagerLogDirs().stream()
+                .map(logDir -> logDir.resolve(application.get()))
+                .filter(Files::isDirectory)
+                .toList();
+        if (sources.isEmpty()) {
+            out.println("the containers' logs are YARN's: yarn logs -applicationId " + application.get());
+            return;
+        }
+        try {
+            for (Path source : sources) {
+                try (Stream<Path> files = Files.walk(source)) {
+                    // a container's launch script holds its environment, the database password among it
+                    for (Path file : files.filter(file -> Files.isRegularFile(file)
+                                    && !file.getFileName().toString().equals("launch_container.sh"))
+                            .toList()) {
+                        Path copy = target.resolve(source.relativize(file).toString());
+                        Files.createDirectories(copy.getParent());
+                        Files.copy(file, copy, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            out.println("warning: could not copy the containers' logs of " + application.get() + " from " + sources
+                    + ": " + e.getMessage());
         }
     }
 
