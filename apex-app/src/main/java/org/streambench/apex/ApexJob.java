@@ -70,19 +70,28 @@ public final class ApexJob {
 
     static final class Application implements StreamingApplication {
         private final ExperimentSpec spec;
+        /** The database password for operators in containers whose environment the job cannot set (YARN); or null. */
+        private final String password;
 
         Application(ExperimentSpec spec) {
+            this(spec, null);
+        }
+
+        Application(ExperimentSpec spec, String password) {
             this.spec = spec;
+            this.password = password;
         }
 
         @Override
         public void populateDAG(DAG dag, Configuration conf) {
             Generator generator = dag.addOperator("generator", new Generator());
             generator.spec = spec.toText();
+            generator.password = password;
             generator.instances = spec.generatorParallelism();
             generator.maxInFlight = Long.parseLong(spec.engineSetting("maxInFlight", "10000"));
             Processing processing = dag.addOperator("processing", new Processing());
             processing.spec = spec.toText();
+            processing.password = password;
             dag.setOperatorAttribute(
                     processing,
                     Context.OperatorContext.PARTITIONER,
@@ -103,6 +112,7 @@ public final class ApexJob {
         /** The spec as text: Apex copies operators with Kryo, and a string needs nothing of Kryo from the spec record and its maps. */
         String spec;
 
+        String password;
         int instances = 1;
         int instance;
         long maxInFlight;
@@ -110,7 +120,7 @@ public final class ApexJob {
 
         @Override
         public void setup(Context.OperatorContext context) {
-            generator = GeneratorInstance.of(ExperimentSpec.fromText(spec), instance, maxInFlight);
+            generator = GeneratorInstance.of(specOf(spec, password), instance, maxInFlight);
         }
 
         @Override
@@ -134,6 +144,7 @@ public final class ApexJob {
             for (int i = 0; i < instances; i++) {
                 Generator partition = new Generator();
                 partition.spec = spec;
+                partition.password = password;
                 partition.instances = instances;
                 partition.instance = i;
                 partition.maxInFlight = maxInFlight;
@@ -151,6 +162,8 @@ public final class ApexJob {
         /** The spec as text, as the generator holds it. */
         String spec;
 
+        String password;
+
         private transient ProcessingOperator operator;
 
         public final transient DefaultInputPort<TimedRecord> input = new DefaultInputPort<>() {
@@ -167,7 +180,7 @@ public final class ApexJob {
 
         @Override
         public void setup(Context.OperatorContext context) {
-            operator = ProcessingOperator.open(ExperimentSpec.fromText(spec));
+            operator = ProcessingOperator.open(specOf(spec, password));
         }
 
         @Override
@@ -176,6 +189,16 @@ public final class ApexJob {
                 operator.close();
             }
         }
+    }
+
+    private static ExperimentSpec specOf(String text, String password) {
+        ExperimentSpec spec = ExperimentSpec.fromText(text);
+        if (password == null) {
+            return spec;
+        }
+        Map<String, String> settings = new java.util.HashMap<>(spec.databaseSettings());
+        settings.put("password", password);
+        return spec.withDatabaseSettings(settings);
     }
 
     /** Serializes records for the buffer server and routes them by id, so one key meets one partition. */

@@ -269,7 +269,7 @@ class BadInputTest {
                         "--engine",
                         "apex",
                         "--db",
-                        "noop",
+                        "hbase",
                         "--cluster",
                         "yarn",
                         "--yarn-conf",
@@ -278,7 +278,8 @@ class BadInputTest {
                         out.toString());
                 assertEquals(2, apex.code(), apex.toString());
                 assertEquals(
-                        "bench: --cluster yarn: the apex job cannot be submitted to YARN yet (spark and flink can); run it"
+                        "bench: --cluster yarn: the apex job cannot run against hbase on YARN (Apex's containers put the"
+                                + " HBase client, which carries Hadoop 2 classes, ahead of the cluster's Hadoop); run it"
                                 + " with --cluster local",
                         apex.err().trim());
             });

@@ -1,16 +1,21 @@
 package org.streambench.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.opentest4j.AssertionFailedError;
 import org.streambench.db.Database;
 import org.streambench.db.StoredRecord;
 import org.streambench.generator.Keys;
@@ -41,42 +46,7 @@ class EngineParityTest {
         int generators = pattern.equals("insert") ? 2 : 1;
         Map<String, Map<String, String>> stateByEngine = new LinkedHashMap<>();
         for (String engine : new String[] {"flink", "spark", "apex"}) {
-            CliResult run = CliResult.bench(
-                    "run",
-                    "--engine",
-                    engine,
-                    "--db",
-                    "postgresql",
-                    "--pattern",
-                    pattern,
-                    "--records",
-                    Integer.toString(RECORDS),
-                    "--run-token",
-                    Integer.toString(RUN_TOKEN),
-                    "--seed",
-                    Long.toString(SEED),
-                    "--keys",
-                    Integer.toString(KEYS),
-                    "--blob",
-                    "100",
-                    "--parallelism",
-                    "2",
-                    "--generator-parallelism",
-                    Integer.toString(generators),
-                    "--duration",
-                    "120s",
-                    "--warmup",
-                    "0s",
-                    "--metrics-port",
-                    "0",
-                    "--db-url",
-                    postgres.settings().get("url"),
-                    "--db-user",
-                    "postgres",
-                    "--db-password",
-                    postgres.settings().get("password"),
-                    "--out",
-                    tmp.resolve(engine).toString());
+            CliResult run = CliResult.bench(boundedRun(engine, pattern, generators, postgres, tmp.resolve(engine)));
             assertEquals(0, run.code(), run.toString());
             Map<String, Object> counts = EndToEndTest.map(ResultFiles.read(tmp.resolve(engine)), "counts");
             assertEquals(
@@ -105,8 +75,108 @@ class EngineParityTest {
         assertEquals(flink, stateByEngine.get("apex"), "Apex left another state than Flink");
     }
 
+    /** The arguments of a bounded run of {@code engine} against {@code postgres}, parallelism 2, then {@code extra}. */
+    static String[] boundedRun(
+            String engine, String pattern, int generators, ServerState postgres, Path out, String... extra) {
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--engine",
+                engine,
+                "--db",
+                "postgresql",
+                "--pattern",
+                pattern,
+                "--records",
+                Integer.toString(RECORDS),
+                "--run-token",
+                Integer.toString(RUN_TOKEN),
+                "--seed",
+                Long.toString(SEED),
+                "--keys",
+                Integer.toString(KEYS),
+                "--blob",
+                "100",
+                "--parallelism",
+                "2",
+                "--generator-parallelism",
+                Integer.toString(generators),
+                "--duration",
+                "120s",
+                "--warmup",
+                "0s",
+                "--metrics-port",
+                "0",
+                "--db-url",
+                postgres.settings().get("url"),
+                "--db-user",
+                "postgres",
+                "--db-password",
+                postgres.settings().get("password"),
+                "--out",
+                out.toString()));
+        args.addAll(List.of(extra));
+        return args.toArray(String[]::new);
+    }
+
+    @Test
+    void theComparisonUpToRoundingSeesEveryOtherDifference() {
+        String stored = "SensorRecord[id=e00000000000, int1=8965, int2=6756, int3=6544, double1=-6.168864180241432,"
+                + " double2=29.378910033941324, double3=-32.15338895278287] blob=100";
+        Map<String, String> state = Map.of("e00000000000", stored, "rows", "1");
+        assertSameStateUpToRounding(
+                state,
+                Map.of("e00000000000", stored.replace("-32.15338895278287", "-32.153388952782876"), "rows", "1"),
+                "last bits");
+        for (String[] change : new String[][] {
+            {"int2=6756", "int2=6757"},
+            {"29.378910033941324", "29.3789100339"},
+            {"blob=100", "blob=99"},
+            {"e00000000000,", "e00000000001,"}
+        }) {
+            Map<String, String> other = Map.of("e00000000000", stored.replace(change[0], change[1]), "rows", "1");
+            assertThrows(AssertionFailedError.class, () -> assertSameStateUpToRounding(state, other, "x"), change[1]);
+        }
+        assertThrows(
+                AssertionFailedError.class,
+                () -> assertSameStateUpToRounding(state, Map.of("e00000000000", stored, "rows", "2"), "x"));
+    }
+
+    /**
+     * Asserts that {@code actual} is {@code expected} but for the last bits of its doubles: the
+     * state of a run whose updates of a key may have been added in another order (Spark across
+     * executors). Keys, integers and BLOB lengths must be equal.
+     */
+    static void assertSameStateUpToRounding(Map<String, String> expected, Map<String, String> actual, String message) {
+        assertEquals(expected.keySet(), actual.keySet(), message);
+        for (String key : expected.keySet()) {
+            String want = expected.get(key);
+            String got = actual.get(key);
+            assertEquals(
+                    DOUBLE.matcher(want).replaceAll("$1"), DOUBLE.matcher(got).replaceAll("$1"), message + ": " + key);
+            List<Double> wanted = doubles(want);
+            List<Double> found = doubles(got);
+            for (int i = 0; i < wanted.size(); i++) {
+                double a = wanted.get(i);
+                double b = found.get(i);
+                assertTrue(
+                        Math.abs(a - b) <= 1e-12 * Math.max(1, Math.max(Math.abs(a), Math.abs(b))),
+                        message + ": " + key + ": " + want + " vs " + got);
+            }
+        }
+    }
+
+    private static List<Double> doubles(String value) {
+        return DOUBLE.matcher(value)
+                .results()
+                .map(m -> Double.parseDouble(m.group(2)))
+                .toList();
+    }
+
+    private static final java.util.regex.Pattern DOUBLE =
+            java.util.regex.Pattern.compile("(double\\d=)(-?[0-9.]+(?:E-?[0-9]+)?)");
+
     /** Every key the run can have touched, with its values and BLOB length, plus the row count. */
-    private static Map<String, String> snapshot(Pattern pattern, int generators) {
+    static Map<String, String> snapshot(Pattern pattern, int generators) {
         Map<String, String> state = new TreeMap<>();
         try (Database db = TestServers.open("postgresql")) {
             state.put("rows", Long.toString(db.countRows()));

@@ -20,9 +20,12 @@ import org.streambench.operators.ProcessingOperator;
 import scala.Tuple2;
 
 /**
- * Spark Streaming (DStreams) adapter, local[N] in this JVM: one receiver per generator instance,
- * so generation runs in its own tasks; each micro-batch is partitioned by record id, so one key
- * is always processed by one partition, in order; each partition keeps its database session * across micro-batches.
+ * Spark Streaming (DStreams) adapter, local[N] in this JVM (or a cluster's executors): one
+ * receiver per generator instance, so generation runs in its own tasks; each micro-batch is
+ * partitioned by record id, so one key is always processed by one partition, batch after batch;
+ * each partition keeps its database session across micro-batches. Within a batch, a key's records
+ * come in the order the shuffle fetches the batch's blocks: emission order in one executor, not
+ * always across executors (floating-point sums of an update run may then differ in their last bits).
  */
 public final class SparkJob {
 

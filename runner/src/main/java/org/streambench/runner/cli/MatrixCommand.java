@@ -301,7 +301,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     /** Checks every cell as `bench run` would, before anything starts; returns their specs. */
     private List<ExperimentSpec> checkCells(List<Cell> cells) throws IOException {
         List<ExperimentSpec> specs = new ArrayList<>();
-        cells.stream().map(Cell::engine).distinct().forEach(job::requireSubmittable);
+        cells.forEach(cell -> job.requireSubmittable(cell.engine(), cell.database()));
         job.runner(new PrintWriter(PrintWriter.nullWriter()));
         for (String database :
                 new LinkedHashSet<>(cells.stream().map(Cell::database).toList())) {

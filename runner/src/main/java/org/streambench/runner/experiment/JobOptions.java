@@ -162,11 +162,12 @@ public final class JobOptions {
         return Optional.of(chosen);
     }
 
-    /** With --cluster yarn: the engine must be one the suite can submit to YARN. */
-    public void requireSubmittable(String engine) {
-        if (cluster.equals("yarn") && !YarnSubmission.supports(engine)) {
-            throw new UserError("--cluster yarn: the " + engine
-                    + " job cannot be submitted to YARN yet (spark and flink can);" + " run it with --cluster local");
+    /** With --cluster yarn: the engine's job must be able to run against the database on YARN. */
+    public void requireSubmittable(String engine, String database) {
+        if (cluster.equals("yarn")) {
+            YarnSubmission.refusal(engine, database).ifPresent(reason -> {
+                throw new UserError("--cluster yarn: " + reason + "; run it with --cluster local");
+            });
         }
     }
 

@@ -286,6 +286,8 @@ public final class LocalYarn {
         yarn.put("yarn.nodemanager.resource.memory-mb", Integer.toString(NODE_MEMORY_MB));
         yarn.put("yarn.nodemanager.resource.cpu-vcores", Integer.toString(NODE_VCORES));
         yarn.put("yarn.scheduler.minimum-allocation-mb", "256");
+        // a benchmark's ApplicationMaster that failed must fail the run, not start over (Apex cannot ask for this)
+        yarn.put("yarn.resourcemanager.am.max-attempts", "1");
         yarn.put("yarn.scheduler.maximum-allocation-mb", Integer.toString(NODE_MEMORY_MB));
         // the engines size their JVMs themselves; the kernel's accounting of a JVM's virtual memory is not that
         yarn.put("yarn.nodemanager.vmem-check-enabled", "false");

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.streambench.operators.ExperimentSpec;
@@ -40,6 +41,8 @@ public final class YarnSubmission {
 
     private static final String SPARK_MODULE = "spark-job";
     private static final String FLINK_MODULE = "flink-job";
+    private static final String APEX_MODULE = "apex-app";
+    private static final int APEX_MASTER_MEMORY_MB = 512;
     private static final int EXECUTORS = 2;
 
     private final YarnCluster cluster;
@@ -53,9 +56,13 @@ public final class YarnSubmission {
         this.out = out;
     }
 
-    /** Engines that can be submitted so far. */
-    public static boolean supports(String engine) {
-        return engine.equals("spark") || engine.equals("flink");
+    /** Why the engine's job cannot run against the database on YARN; empty when it can. */
+    public static Optional<String> refusal(String engine, String database) {
+        if (engine.equals("apex") && database.equals("hbase")) {
+            return Optional.of("the apex job cannot run against hbase on YARN (Apex's containers put the HBase client,"
+                    + " which carries Hadoop 2 classes, ahead of the cluster's Hadoop)");
+        }
+        return Optional.empty();
     }
 
     /**
@@ -124,11 +131,7 @@ public final class YarnSubmission {
     private List<String> flinkCommand(
             ExperimentSpec spec, Path specFile, Path settingsFile, List<String> jvmFlags, String containerMemory)
             throws IOException {
-        Path listing = Home.root().resolve(FLINK_MODULE).resolve("target").resolve("yarn-classpath.txt");
-        if (!Files.isRegularFile(listing)) {
-            throw new UserError("the " + FLINK_MODULE + " module is not built; run ./bench build (or mvn -DskipTests"
-                    + " package)");
-        }
+        Path listing = yarnClasspathListing(FLINK_MODULE);
         List<String> launcherJars = jars(Files.readString(listing).trim());
         String distJar = launcherJars.stream()
                 .filter(jar -> Path.of(jar).getFileName().toString().startsWith("flink-yarn-"))
@@ -186,6 +189,94 @@ public final class YarnSubmission {
         return command;
     }
 
+    /**
+     * The command of Apex's submitting JVM, which is also the job's main and first worker: Apex
+     * builds the DAG where it is launched. It runs on the Hadoop 3.4 client instead of Apex's
+     * Hadoop 2.6 and ships the job's jars with the application. Apex's containers put their jars
+     * on the classpath in no set order ({@code ./*}) ahead of the cluster's Hadoop; the HBase
+     * client's jar, which carries Hadoop 2 classes, would shadow the cluster's Hadoop there, so
+     * it and the HBase connector stay home (see {@link #refusal}).
+     */
+    private List<String> apexCommand(
+            ExperimentSpec spec, Path specFile, Path settingsFile, List<String> jvmFlags, String containerMemory)
+            throws IOException {
+        List<String> launcherJars =
+                jars(Files.readString(yarnClasspathListing(APEX_MODULE)).trim());
+        String appJar = moduleJar(APEX_MODULE).toString();
+        List<String> jobJars = Stream.concat(Stream.of(appJar), jars(Home.classpathOf(APEX_MODULE)).stream())
+                .filter(jar -> !fileName(jar).startsWith("hadoop-"))
+                .toList();
+        // the operators, the connectors and what they need, beside the Apex jars Apex ships itself, and a Guava that
+        // both Apex's engine and the cluster's Hadoop 3 can use (the build's yarn-lib/, not Apex's Guava 11); not
+        // the rest of Apex's dependencies (Hadoop 2.6's Jetty 6 and 8, Jersey 1), which break the cluster's Hadoop
+        Set<String> jobDependencies = Stream.of("operators", "db-connectors/all")
+                .flatMap(module -> jars(Home.classpathOf(module)).stream())
+                .map(YarnSubmission::fileName)
+                .collect(Collectors.toSet());
+        List<String> shipped = jobJars.stream()
+                .filter(jar -> jar.equals(appJar)
+                        || jar.contains("/org/streambench/")
+                        || jar.startsWith(Home.root().toString())
+                        || jobDependencies.contains(fileName(jar)))
+                .filter(jar -> !fileName(jar).matches("(db-hbase|hbase-shaded-client|guava)-.*"))
+                .collect(Collectors.toCollection(ArrayList::new));
+        try (Stream<Path> yarnLib =
+                Files.list(Home.root().resolve(APEX_MODULE).resolve("target").resolve("yarn-lib"))) {
+            yarnLib.map(Path::toString).forEach(shipped::add);
+        }
+        Path dfsRoot = Files.createDirectories(settingsFile.resolveSibling("apex"));
+        Files.setPosixFilePermissions(dfsRoot, PosixFilePermissions.fromString("rwx------"));
+        Properties settings = new Properties();
+        settings.setProperty("name", applicationName("apex", spec));
+        settings.setProperty("tag", tag);
+        settings.setProperty("libraryJars", String.join(",", shipped));
+        settings.setProperty("dfsRoot", dfsRoot.toString());
+        // Apex gives its containers their own temporary folder itself
+        settings.setProperty("containerJvmOptions", String.join(" ", jvmFlags));
+        settings.setProperty("containerMemoryMb", Long.toString(megabytes(containerMemory)));
+        settings.setProperty("masterMemoryMb", Integer.toString(APEX_MASTER_MEMORY_MB));
+        if (spec.password() != null) {
+            settings.setProperty("password", spec.password());
+        }
+        writePrivately(settings, settingsFile, "Apex settings of a streambench run on YARN");
+        List<String> command = submitterJvm(
+                settingsFile.getParent(),
+                jvmFlags,
+                String.join(File.pathSeparator, launcherJars)
+                        + File.pathSeparator
+                        + String.join(File.pathSeparator, jobJars));
+        command.addAll(List.of(
+                "-Dstreambench.apex.yarnSettings=" + settingsFile,
+                "-D" + JobMain.AWAIT_START_PROPERTY + "=true",
+                "org.streambench.apex.ApexOnYarn",
+                specFile.toString()));
+        return command;
+    }
+
+    /** "512m", "2g" or bytes as a JVM takes them, in megabytes. */
+    static long megabytes(String size) {
+        String s = size.trim().toLowerCase(java.util.Locale.ROOT);
+        long unit =
+                switch (s.charAt(s.length() - 1)) {
+                    case 'k' -> 1L << 10;
+                    case 'm' -> 1L << 20;
+                    case 'g' -> 1L << 30;
+                    default -> 1L;
+                };
+        long bytes =
+                Long.parseLong(Character.isDigit(s.charAt(s.length() - 1)) ? s : s.substring(0, s.length() - 1)) * unit;
+        return Math.max(1, bytes >> 20);
+    }
+
+    private static Path yarnClasspathListing(String module) {
+        Path listing = Home.root().resolve(module).resolve("target").resolve("yarn-classpath.txt");
+        if (!Files.isRegularFile(listing)) {
+            throw new UserError(
+                    "the " + module + " module is not built; run ./bench build (or mvn -DskipTests" + " package)");
+        }
+        return listing;
+    }
+
     /** The submitting JVM up to its main class; the Hadoop client reads the cluster's addresses from its classpath. */
     private List<String> submitterJvm(Path tmp, List<String> jvmFlags, String classpath) {
         List<String> command = new ArrayList<>(List.of(
@@ -203,6 +294,10 @@ public final class YarnSubmission {
     private static String applicationName(String engine, ExperimentSpec spec) {
         return "streambench " + engine + " " + spec.database() + " "
                 + spec.pattern().cliName() + " " + spec.blobBytes() + "B";
+    }
+
+    private static String fileName(String path) {
+        return Path.of(path).getFileName().toString();
     }
 
     private static List<String> jars(String classpath) {
@@ -251,6 +346,7 @@ public final class YarnSubmission {
                 switch (engine) {
                     case "spark" -> sparkCommand(spec, specFile, settingsFile, jvmFlags, containerMemory);
                     case "flink" -> flinkCommand(spec, specFile, settingsFile, jvmFlags, containerMemory);
+                    case "apex" -> apexCommand(spec, specFile, settingsFile, jvmFlags, containerMemory);
                     default -> throw new IllegalArgumentException("the " + engine + " job cannot be submitted to YARN");
                 };
         ProcessBuilder builder =
