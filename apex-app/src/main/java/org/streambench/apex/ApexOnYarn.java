@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.Halt;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.JobRuntime;
 
@@ -66,6 +67,8 @@ public final class ApexOnYarn {
         try {
             client.startApplication();
             submitted = true;
+            // this JVM ends by halting (when the job is done, failed, or its runner is gone): STRAM would run on
+            Halt.first(() -> kill(client));
             System.out.println("submitted the YARN application "
                     + client.getApplicationReport().getApplicationId());
             JobRuntime runtime = JobRuntime.of(spec);
@@ -76,9 +79,17 @@ public final class ApexOnYarn {
             }
         } finally {
             if (submitted) {
-                client.killApplication();
+                kill(client);
             }
             client.stop();
+        }
+    }
+
+    private static void kill(StramClient client) {
+        try {
+            client.killApplication();
+        } catch (Exception e) {
+            System.err.println("streambench: could not kill the Apex application: " + e);
         }
     }
 }

@@ -117,9 +117,7 @@ public final class JobMain {
     }
 
     private static void halt(int code) {
-        System.out.flush();
-        System.err.flush();
-        Runtime.getRuntime().halt(code);
+        Halt.now(code);
     }
 
     private static Throwable rootCause(Throwable t) {

@@ -533,8 +533,7 @@ public final class JobRuntime implements AutoCloseable {
         } else if (ownsJvm && now - failingSinceNanos > TimeUnit.MILLISECONDS.toNanos(RUNNER_GONE_MILLIS)) {
             System.err.println("streambench: the runner's collector " + spec.collector() + " has not answered for "
                     + RUNNER_GONE_MILLIS / 1000 + " s: the runner is gone; ending this JVM");
-            System.err.flush();
-            Runtime.getRuntime().halt(3);
+            Halt.now(3);
         }
     }
 

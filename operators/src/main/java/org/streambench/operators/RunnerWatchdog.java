@@ -30,8 +30,9 @@ final class RunnerWatchdog {
         }
         long runnerPid = Long.parseLong(pid);
         String start = System.getProperty(JobMain.RUNNER_START_PROPERTY);
-        Optional<Instant> runnerStart =
-                start == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(Long.parseLong(start)));
+        Optional<Instant> runnerStart = start == null || start.isBlank()
+                ? Optional.empty()
+                : Optional.of(Instant.ofEpochMilli(Long.parseLong(start)));
         Thread watchdog = new Thread(
                 () -> {
                     while (alive(runnerPid, runnerStart)) {
@@ -46,7 +47,7 @@ final class RunnerWatchdog {
                     if (Boolean.getBoolean(JobMain.OWN_TMP_PROPERTY)) {
                         deleteQuietly(Path.of(System.getProperty("java.io.tmpdir")));
                     }
-                    Runtime.getRuntime().halt(3);
+                    Halt.now(3);
                 },
                 "streambench-runner-watchdog");
         watchdog.setDaemon(true);

@@ -249,7 +249,7 @@ class YarnTest {
     void aYarnApplicationKilledFromOutsideFailsTheRun(@TempDir Path tmp) throws Exception {
         ServerState postgres = TestServers.start("postgresql");
         Path log = tmp.resolve("bench.log");
-        Process bench = Processes.bench(work, log, sparkOnYarn(postgres, tmp.resolve("run"), "120s"));
+        Process bench = Processes.bench(work, log, onYarn("spark", postgres, tmp.resolve("run"), "120s"));
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
             while (!Files.readString(log).contains("records flowing")) {
@@ -281,11 +281,72 @@ class YarnTest {
         }
     }
 
-    private static String[] sparkOnYarn(ServerState postgres, Path out, String duration) throws IOException {
+    /**
+     * A runner killed with SIGKILL cleans nothing up: Flink's JobManager (the job's main) ends its
+     * JVM once the runner's collector is silent, which ends the application; Apex's launcher (the
+     * job's main) sees its runner gone and kills the application it submitted. Either way no
+     * application and no JVM of the job is left. While the job runs, Prometheus's scrape targets
+     * are its workers.
+     */
+    @Test
+    @Order(7)
+    void aRunnerKilledWithSigkillLeavesNoApplicationRunning(@TempDir Path tmp) throws Exception {
+        ServerState postgres = TestServers.start("postgresql");
+        System.setProperty("streambench.work", work.toString()); // TestServers sets its own
+        for (String engine : List.of("flink", "apex")) {
+            Path log = tmp.resolve(engine + ".log");
+            Process bench = Processes.bench(work, log, onYarn(engine, postgres, tmp.resolve(engine), "120s"));
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+                while (!Files.readString(log).contains("records flowing")) {
+                    assertTrue(bench.isAlive(), Files.readString(log));
+                    assertTrue(System.nanoTime() < deadline, "no record flowed: " + Files.readString(log));
+                    Thread.sleep(200);
+                }
+                assertEquals(
+                        1,
+                        get("/ws/v1/cluster/apps?states=RUNNING")
+                                .path("apps")
+                                .path("app")
+                                .size());
+                // Prometheus's targets are the job's workers: the job's main and at least one more JVM
+                try (Stream<Path> files = Files.list(work.resolve("monitor").resolve("targets"))) {
+                    List<Path> targetFiles =
+                            files.filter(f -> f.toString().endsWith(".json")).toList();
+                    assertEquals(1, targetFiles.size(), targetFiles.toString());
+                    JsonNode targets =
+                            JSON.readTree(targetFiles.get(0).toFile()).get(0).get("targets");
+                    assertTrue(targets.size() >= 2, engine + ": scrape targets " + targets);
+                }
+            } finally {
+                bench.destroyForcibly();
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!get("/ws/v1/cluster/apps?states=ACCEPTED,RUNNING")
+                    .path("apps")
+                    .path("app")
+                    .isEmpty()) {
+                assertTrue(
+                        System.nanoTime() < deadline,
+                        engine + ": the application still runs 60 s after its runner" + " was killed");
+                Thread.sleep(500);
+            }
+            for (String process : List.of(
+                    "YarnLauncher",
+                    "ApexOnYarn",
+                    "YarnTaskExecutorRunner",
+                    "StreamingContainer",
+                    "StreamingAppMaster")) {
+                awaitGone(process);
+            }
+        }
+    }
+
+    private static String[] onYarn(String engine, ServerState postgres, Path out, String duration) {
         return new String[] {
             "run",
             "--engine",
-            "spark",
+            engine,
             "--db",
             "postgresql",
             "--pattern",
@@ -333,7 +394,7 @@ class YarnTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void stopEndsBothProcessesAndStatusSaysSo() throws Exception {
         LocalYarn.Running running = yarn.running().orElseThrow();
         CliResult stop = CliResult.bench("yarn", "stop");

@@ -163,6 +163,8 @@ public final class ExperimentRunner {
                                 spec.metricsHost(),
                                 spec.metricsPort(),
                                 Map.of("role", "job", "run", dir.toString()))) {
+            // Prometheus scrapes every worker of the job, wherever it runs
+            collector.onNewWorker(target::targets);
             if (spec.pattern().needsExistingKeys()) {
                 out.printf(Locale.ROOT, "prefilling %,d keys with %,d-byte BLOBs ...%n", spec.keys(), spec.blobBytes());
                 long start = System.nanoTime();

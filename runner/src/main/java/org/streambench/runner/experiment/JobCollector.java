@@ -21,6 +21,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.WorkerStatus;
@@ -47,6 +49,8 @@ public final class JobCollector implements AutoCloseable {
             HttpClient.newBuilder().connectTimeout(CONTROL_TIMEOUT).build();
     /** The latest status of every worker, in the order they registered; guarded by this. */
     private final Map<String, Received> workers = new LinkedHashMap<>();
+
+    private Consumer<List<String>> newWorkerListener = hostPorts -> {};
 
     private final Map<String, MetricsScraper> scrapers = new ConcurrentHashMap<>();
 
@@ -102,6 +106,12 @@ public final class JobCollector implements AutoCloseable {
     /** Takes in a worker's status and answers with the view of the job that worker needs. */
     synchronized WorkerStatus.View receive(WorkerStatus status) {
         Received previous = workers.get(status.worker());
+        if (previous == null) {
+            List<String> hostPorts = Stream.concat(endpoints().stream(), Stream.of(status.endpoint()))
+                    .map(endpoint -> URI.create(endpoint).getAuthority())
+                    .toList();
+            newWorkerListener.accept(hostPorts);
+        }
         if (previous == null || !previous.status().isFinal() || status.isFinal()) {
             workers.put(status.worker(), new Received(status, System.nanoTime()));
         }
@@ -129,6 +139,11 @@ public final class JobCollector implements AutoCloseable {
     }
 
     /** The endpoints of the workers registered so far. */
+    /** Tells {@code listener} the endpoints ({@code host:port}) of all workers whenever a new one registers. */
+    public synchronized void onNewWorker(Consumer<List<String>> listener) {
+        this.newWorkerListener = listener;
+    }
+
     public synchronized List<String> endpoints() {
         return workers.values().stream().map(r -> r.status().endpoint()).toList();
     }

@@ -38,22 +38,34 @@ public final class ScrapeTargets {
         Path file = dir.resolve("pid-" + process.pid() + ".json");
         Map<String, String> all = new TreeMap<>(labels);
         all.put("pid", Long.toString(process.pid()));
+        write(file, List.of(host + ":" + port), all);
+        return new Registration() {
+            @Override
+            public void targets(List<String> hostPorts) {
+                write(file, hostPorts, all);
+            }
+
+            @Override
+            public void close() {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        };
+    }
+
+    private static void write(Path file, List<String> hostPorts, Map<String, String> labels) {
         try {
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve(file.getFileName() + ".tmp");
-            JSON.writeValue(tmp.toFile(), List.of(Map.of("targets", List.of(host + ":" + port), "labels", all)));
+            Files.createDirectories(file.getParent());
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            JSON.writeValue(tmp.toFile(), List.of(Map.of("targets", hostPorts, "labels", labels)));
             // Prometheus reads *.json only, so it never sees a half-written file
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the scrape target " + file, e);
         }
-        return () -> {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        };
     }
 
     /** Removes the files of jobs that no longer run; returns how many remain. */
@@ -83,6 +95,9 @@ public final class ScrapeTargets {
 
     /** A target while its job runs. */
     public interface Registration extends AutoCloseable {
+        /** The endpoints ({@code host:port}) of the job's workers, once the job has more than the one added. */
+        void targets(List<String> hostPorts);
+
         @Override
         void close();
     }

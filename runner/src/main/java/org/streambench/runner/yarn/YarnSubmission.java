@@ -248,6 +248,17 @@ public final class YarnSubmission {
         command.addAll(List.of(
                 "-Dstreambench.apex.yarnSettings=" + settingsFile,
                 "-D" + JobMain.AWAIT_START_PROPERTY + "=true",
+                // the launcher is the job's main: it ends (killing the application, deleting the run's temporary
+                // folder, which is its own) as soon as its runner is gone
+                "-D" + JobMain.RUNNER_PID_PROPERTY + "="
+                        + ProcessHandle.current().pid(),
+                "-D" + JobMain.OWN_TMP_PROPERTY + "=true",
+                "-D" + JobMain.RUNNER_START_PROPERTY + "="
+                        + ProcessHandle.current()
+                                .info()
+                                .startInstant()
+                                .map(start -> Long.toString(start.toEpochMilli()))
+                                .orElse(""),
                 "org.streambench.apex.ApexOnYarn",
                 specFile.toString()));
         return command;
