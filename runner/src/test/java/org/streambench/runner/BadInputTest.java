@@ -282,6 +282,24 @@ class BadInputTest {
                                 + " HBase client, which carries Hadoop 2 classes, ahead of the cluster's Hadoop); run it"
                                 + " with --cluster local",
                         apex.err().trim());
+                CliResult matrix = CliResult.bench(
+                        "matrix",
+                        "--engines",
+                        "flink,apex",
+                        "--databases",
+                        "postgresql,hbase",
+                        "--cluster",
+                        "yarn",
+                        "--yarn-conf",
+                        conf.toString(),
+                        "--out",
+                        out.toString());
+                assertEquals(2, matrix.code(), matrix.toString());
+                assertTrue(
+                        matrix.err()
+                                .trim()
+                                .endsWith("; leave apex or hbase out of the matrix (--engines, --databases)"),
+                        matrix.toString());
             });
         }
         assertFalse(Files.exists(out), "a rejected run wrote its result folder");

@@ -162,11 +162,14 @@ public final class JobOptions {
         return Optional.of(chosen);
     }
 
-    /** With --cluster yarn: the engine's job must be able to run against the database on YARN. */
-    public void requireSubmittable(String engine, String database) {
+    /**
+     * With --cluster yarn: the engine's job must be able to run against the database on YARN;
+     * {@code fix} says what to do instead (e.g. "run it with --cluster local").
+     */
+    public void requireSubmittable(String engine, String database, String fix) {
         if (cluster.equals("yarn")) {
             YarnSubmission.refusal(engine, database).ifPresent(reason -> {
-                throw new UserError("--cluster yarn: " + reason + "; run it with --cluster local");
+                throw new UserError("--cluster yarn: " + reason + "; " + fix);
             });
         }
     }
