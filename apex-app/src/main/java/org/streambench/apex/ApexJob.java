@@ -22,6 +22,7 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -196,7 +197,7 @@ public final class ApexJob {
         if (password == null) {
             return spec;
         }
-        Map<String, String> settings = new java.util.HashMap<>(spec.databaseSettings());
+        Map<String, String> settings = new HashMap<>(spec.databaseSettings());
         settings.put("password", password);
         return spec.withDatabaseSettings(settings);
     }

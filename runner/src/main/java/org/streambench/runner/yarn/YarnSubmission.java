@@ -25,16 +25,18 @@ import org.streambench.runner.UserError;
 
 /**
  * How the runner submits an engine's job to YARN, by a submitting JVM on the engine's own
- * classpath that waits until the application ends. The job's main (and its first worker) runs in
- * the ApplicationMaster's container, its operators in containers of their own, so generator and
- * processing instances may run in different JVMs, each with its worker reporting to the runner's
- * collector.
+ * classpath that waits until the application ends. The job's operators run in containers of
+ * their own, so generator and processing instances may run in different JVMs, each with its
+ * worker reporting to the runner's collector.
  * <ul>
  *   <li>Spark Streaming in cluster mode: the driver in the ApplicationMaster, two executors; the
  *       engine's jars are taken from where they are (spark.yarn.jars with local: paths), not
  *       uploaded per run.
  *   <li>Flink in application mode: the JobManager in the ApplicationMaster, one TaskManager per
  *       slot needed; the jars are shipped per run.
+ *   <li>Apex by its own client: the submitting JVM is the job's main (Apex builds the DAG where
+ *       it is launched), STRAM (the ApplicationMaster) runs the operators in containers; the jars
+ *       are shipped per run.
  * </ul>
  */
 public final class YarnSubmission {
@@ -283,7 +285,7 @@ public final class YarnSubmission {
         Path listing = Home.root().resolve(module).resolve("target").resolve("yarn-classpath.txt");
         if (!Files.isRegularFile(listing)) {
             throw new UserError(
-                    "the " + module + " module is not built; run ./bench build (or mvn -DskipTests" + " package)");
+                    "the " + module + " module is not built; run ./bench build (or mvn -DskipTests package)");
         }
         return listing;
     }
