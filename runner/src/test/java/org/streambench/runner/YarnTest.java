@@ -277,58 +277,53 @@ class YarnTest {
     }
 
     /**
-     * A runner killed with SIGKILL cleans nothing up: Flink's JobManager (the job's main) ends its
-     * JVM once the runner's collector is silent, which ends the application; Apex's launcher (the
-     * job's main) sees its runner gone and kills the application it submitted. Either way no
-     * application and no JVM of the job is left. While the job runs, Prometheus's scrape targets
-     * are its workers.
+     * A runner killed with SIGKILL cleans nothing up. Apex's launcher (the job's main, outside
+     * YARN) sees its runner gone and kills the application it submitted: no application and no JVM
+     * of the job is left. (Spark's driver and Flink's JobManager are the job's main inside the
+     * ApplicationMaster and end their JVM once the runner's collector is silent, as
+     * WorkersAcrossJvmsTest checks for a worker JVM.) While the job runs, Prometheus's scrape
+     * targets are its workers.
      */
     @Test
     @Order(7)
     void aRunnerKilledWithSigkillLeavesNoApplicationRunning(@TempDir Path tmp) throws Exception {
         ServerState postgres = TestServers.start("postgresql");
         System.setProperty("streambench.work", work.toString()); // TestServers sets its own
-        for (String engine : List.of("flink", "apex")) {
-            Path log = tmp.resolve(engine + ".log");
-            Process bench = Processes.bench(work, log, onYarn(engine, postgres, tmp.resolve(engine), "120s"));
-            try {
-                awaitRecordsFlowing(bench, log);
-                assertEquals(
-                        1,
-                        get("/ws/v1/cluster/apps?states=RUNNING")
-                                .path("apps")
-                                .path("app")
-                                .size());
-                // Prometheus's targets are the job's workers: the job's main and at least one more JVM
-                try (Stream<Path> files = Files.list(work.resolve("monitor").resolve("targets"))) {
-                    List<Path> targetFiles =
-                            files.filter(f -> f.toString().endsWith(".json")).toList();
-                    assertEquals(1, targetFiles.size(), targetFiles.toString());
-                    JsonNode targets =
-                            JSON.readTree(targetFiles.get(0).toFile()).get(0).get("targets");
-                    assertTrue(targets.size() >= 2, engine + ": scrape targets " + targets);
-                }
-            } finally {
-                bench.destroyForcibly();
+        String engine = "apex";
+        Path log = tmp.resolve(engine + ".log");
+        Process bench = Processes.bench(work, log, onYarn(engine, postgres, tmp.resolve(engine), "120s"));
+        try {
+            awaitRecordsFlowing(bench, log);
+            assertEquals(
+                    1,
+                    get("/ws/v1/cluster/apps?states=RUNNING")
+                            .path("apps")
+                            .path("app")
+                            .size());
+            // Prometheus's targets are the job's workers: the job's main and at least one more JVM
+            try (Stream<Path> files = Files.list(work.resolve("monitor").resolve("targets"))) {
+                List<Path> targetFiles =
+                        files.filter(f -> f.toString().endsWith(".json")).toList();
+                assertEquals(1, targetFiles.size(), targetFiles.toString());
+                JsonNode targets =
+                        JSON.readTree(targetFiles.get(0).toFile()).get(0).get("targets");
+                assertTrue(targets.size() >= 2, engine + ": scrape targets " + targets);
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!get("/ws/v1/cluster/apps?states=ACCEPTED,RUNNING")
-                    .path("apps")
-                    .path("app")
-                    .isEmpty()) {
-                assertTrue(
-                        System.nanoTime() < deadline,
-                        engine + ": the application still runs 60 s after its runner" + " was killed");
-                Thread.sleep(500);
-            }
-            for (String process : List.of(
-                    "YarnLauncher",
-                    "ApexOnYarn",
-                    "YarnTaskExecutorRunner",
-                    "StreamingContainer",
-                    "StreamingAppMaster")) {
-                awaitGone(process);
-            }
+        } finally {
+            bench.destroyForcibly();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!get("/ws/v1/cluster/apps?states=ACCEPTED,RUNNING")
+                .path("apps")
+                .path("app")
+                .isEmpty()) {
+            assertTrue(
+                    System.nanoTime() < deadline,
+                    engine + ": the application still runs 60 s after its runner was killed");
+            Thread.sleep(500);
+        }
+        for (String process : List.of("ApexOnYarn", "StreamingContainer", "StreamingAppMaster")) {
+            awaitGone(process);
         }
     }
 
