@@ -106,14 +106,9 @@ class EngineParityTest {
                 "0s",
                 "--metrics-port",
                 "0",
-                "--db-url",
-                postgres.settings().get("url"),
-                "--db-user",
-                "postgres",
-                "--db-password",
-                postgres.settings().get("password"),
                 "--out",
                 out.toString()));
+        args.addAll(TestServers.postgresArgs(postgres));
         args.addAll(List.of(extra));
         return args.toArray(String[]::new);
     }

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
@@ -74,5 +75,16 @@ final class TestServers {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The run options that point a run at {@code postgres}, a server the tests started. */
+    static List<String> postgresArgs(ServerState postgres) {
+        return List.of(
+                "--db-url",
+                postgres.settings().get("url"),
+                "--db-user",
+                "postgres",
+                "--db-password",
+                postgres.settings().get("password"));
     }
 }

@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -338,35 +339,30 @@ class YarnTest {
     }
 
     private static String[] onYarn(String engine, ServerState postgres, Path out, String duration) {
-        return new String[] {
-            "run",
-            "--engine",
-            engine,
-            "--db",
-            "postgresql",
-            "--pattern",
-            "update",
-            "--blob",
-            "1000",
-            "--duration",
-            duration,
-            "--warmup",
-            "1s",
-            "--keys",
-            "2000",
-            "--metrics-port",
-            Integer.toString(TestServers.freePort()),
-            "--cluster",
-            "yarn",
-            "--db-url",
-            postgres.settings().get("url"),
-            "--db-user",
-            "postgres",
-            "--db-password",
-            postgres.settings().get("password"),
-            "--out",
-            out.toString()
-        };
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--engine",
+                engine,
+                "--db",
+                "postgresql",
+                "--pattern",
+                "update",
+                "--blob",
+                "1000",
+                "--duration",
+                duration,
+                "--warmup",
+                "1s",
+                "--keys",
+                "2000",
+                "--metrics-port",
+                Integer.toString(TestServers.freePort()),
+                "--cluster",
+                "yarn",
+                "--out",
+                out.toString()));
+        args.addAll(TestServers.postgresArgs(postgres));
+        return args.toArray(String[]::new);
     }
 
     /** What Spark's and Flink's JVMs leave in /tmp when they end without their own shutdown. */

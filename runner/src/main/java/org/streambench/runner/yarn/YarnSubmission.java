@@ -266,19 +266,10 @@ public final class YarnSubmission {
         return command;
     }
 
-    /** "512m", "2g" or bytes as a JVM takes them, in megabytes. */
-    static long megabytes(String size) {
-        String s = size.trim().toLowerCase(java.util.Locale.ROOT);
-        long unit =
-                switch (s.charAt(s.length() - 1)) {
-                    case 'k' -> 1L << 10;
-                    case 'm' -> 1L << 20;
-                    case 'g' -> 1L << 30;
-                    default -> 1L;
-                };
-        long bytes =
-                Long.parseLong(Character.isDigit(s.charAt(s.length() - 1)) ? s : s.substring(0, s.length() - 1)) * unit;
-        return Math.max(1, bytes >> 20);
+    /** A --job-heap size ("512m", "2g": checked before the run) in megabytes. */
+    private static long megabytes(String size) {
+        long amount = Long.parseLong(size.substring(0, size.length() - 1));
+        return Character.toLowerCase(size.charAt(size.length() - 1)) == 'g' ? amount * 1024 : amount;
     }
 
     private static Path yarnClasspathListing(String module) {
