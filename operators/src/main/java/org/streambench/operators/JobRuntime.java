@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -121,8 +122,8 @@ public final class JobRuntime implements AutoCloseable {
         this.startGate = new CountDownLatch(awaitStart ? 1 : 0);
         this.metrics = new OperatorMetrics(spec, workerId, this::totalEmitted);
         this.server = HttpServer.create(new InetSocketAddress(spec.metricsHost(), port), 16);
-        this.endpoint =
-                "http://" + spec.metricsHost() + ":" + server.getAddress().getPort();
+        this.endpoint = "http://" + advertisedHost(spec.metricsHost()) + ":"
+                + server.getAddress().getPort();
         server.createContext(
                 JobProtocol.METRICS_PATH,
                 exchange -> respond(exchange, "GET", metrics::scrape, "text/plain; version=0.0.4; charset=utf-8"));
@@ -218,6 +219,22 @@ public final class JobRuntime implements AutoCloseable {
 
     private static String runOf(ExperimentSpec spec) {
         return spec.collector().isEmpty() ? "runToken=" + spec.runToken() : spec.collector();
+    }
+
+    /**
+     * The address others reach an endpoint bound to {@code bindHost} by: a wildcard bind (a worker
+     * in a YARN container on another machine) is reached by this machine's name, not by 0.0.0.0.
+     */
+    static String advertisedHost(String bindHost) {
+        try {
+            if (!InetAddress.getByName(bindHost).isAnyLocalAddress()) {
+                return bindHost;
+            }
+            String name = InetAddress.getLocalHost().getCanonicalHostName();
+            return name.contains(":") ? "[" + name + "]" : name;
+        } catch (UnknownHostException e) {
+            return bindHost;
+        }
     }
 
     private static String newWorkerId() {

@@ -22,7 +22,8 @@ public final class JobOptions {
     @Option(
             names = "--metrics-host",
             defaultValue = "127.0.0.1",
-            description = "Address the job's Prometheus endpoint binds to (default: ${DEFAULT-VALUE}).")
+            description = "Address the job's Prometheus endpoints bind to (default: ${DEFAULT-VALUE}; 0.0.0.0 for"
+                    + " workers on other machines, which then name their machine as their endpoint).")
     String metricsHost;
 
     @Option(
@@ -49,7 +50,7 @@ public final class JobOptions {
             defaultValue = "local",
             description = "Where the job runs: local (its own JVM on this machine) or yarn (submitted to the YARN"
                     + " of --yarn-conf, else $HADOOP_CONF_DIR, else the suite's own: ./bench yarn start;"
-                    + " so far Spark only) (default: ${DEFAULT-VALUE}).")
+                    + " Apex x HBase is refused there) (default: ${DEFAULT-VALUE}).")
     String cluster;
 
     @Option(
