@@ -80,91 +80,177 @@ public record ExperimentSpec(
     }
 
     public ExperimentSpec withRunToken(int token) {
-        return new ExperimentSpec(
-                engine,
-                database,
-                pattern,
-                blobBytes,
-                durationSeconds,
-                warmupSeconds,
-                rate,
-                keys,
-                parallelism,
-                generatorParallelism,
-                seed,
-                token,
-                recordsPerGenerator,
-                metricsHost,
-                metricsPort,
-                collector,
-                databaseSettings,
-                engineSettings);
+        return toBuilder().runToken(token).build();
     }
 
     public ExperimentSpec withCollector(String url) {
-        return new ExperimentSpec(
-                engine,
-                database,
-                pattern,
-                blobBytes,
-                durationSeconds,
-                warmupSeconds,
-                rate,
-                keys,
-                parallelism,
-                generatorParallelism,
-                seed,
-                runToken,
-                recordsPerGenerator,
-                metricsHost,
-                metricsPort,
-                url,
-                databaseSettings,
-                engineSettings);
+        return toBuilder().collector(url).build();
     }
 
     public ExperimentSpec withDatabaseSettings(Map<String, String> settings) {
-        return new ExperimentSpec(
-                engine,
-                database,
-                pattern,
-                blobBytes,
-                durationSeconds,
-                warmupSeconds,
-                rate,
-                keys,
-                parallelism,
-                generatorParallelism,
-                seed,
-                runToken,
-                recordsPerGenerator,
-                metricsHost,
-                metricsPort,
-                collector,
-                settings,
-                engineSettings);
+        return toBuilder().databaseSettings(settings).build();
     }
 
     public ExperimentSpec withPattern(Pattern other) {
-        return new ExperimentSpec(
-                engine,
-                database,
-                other,
-                blobBytes,
-                durationSeconds,
-                warmupSeconds,
-                rate,
-                keys,
-                parallelism,
-                generatorParallelism,
-                seed,
-                runToken,
-                recordsPerGenerator,
-                metricsHost,
-                metricsPort,
-                collector,
-                databaseSettings,
-                engineSettings);
+        return toBuilder().pattern(other).build();
+    }
+
+    /**
+     * A spec of {@code engine} x {@code database} x {@code pattern}; everything else starts
+     * neutral: 1 B BLOB, one key, one instance each, unthrottled, no time bounds, no seed, the
+     * endpoint on any free port of 127.0.0.1, no collector, no settings.
+     */
+    public static Builder builder(String engine, String database, Pattern pattern) {
+        return new Builder(engine, database, pattern);
+    }
+
+    public Builder toBuilder() {
+        return new Builder(engine, database, pattern)
+                .blobBytes(blobBytes)
+                .durationSeconds(durationSeconds)
+                .warmupSeconds(warmupSeconds)
+                .rate(rate)
+                .keys(keys)
+                .parallelism(parallelism)
+                .generatorParallelism(generatorParallelism)
+                .seed(seed)
+                .runToken(runToken)
+                .recordsPerGenerator(recordsPerGenerator)
+                .metricsHost(metricsHost)
+                .metricsPort(metricsPort)
+                .collector(collector)
+                .databaseSettings(databaseSettings)
+                .engineSettings(engineSettings);
+    }
+
+    /** Builds a spec by field name (see {@link #builder}), so that no caller depends on the fields' order. */
+    public static final class Builder {
+        private final String engine;
+        private final String database;
+        private Pattern pattern;
+        private int blobBytes = 1;
+        private int durationSeconds;
+        private int warmupSeconds;
+        private double rate;
+        private long keys = 1;
+        private int parallelism = 1;
+        private int generatorParallelism = 1;
+        private long seed;
+        private int runToken;
+        private long recordsPerGenerator;
+        private String metricsHost = "127.0.0.1";
+        private int metricsPort;
+        private String collector = "";
+        private Map<String, String> databaseSettings = Map.of();
+        private Map<String, String> engineSettings = Map.of();
+
+        private Builder(String engine, String database, Pattern pattern) {
+            this.engine = engine;
+            this.database = database;
+            this.pattern = pattern;
+        }
+
+        public Builder pattern(Pattern value) {
+            pattern = value;
+            return this;
+        }
+
+        public Builder blobBytes(int value) {
+            blobBytes = value;
+            return this;
+        }
+
+        public Builder durationSeconds(int value) {
+            durationSeconds = value;
+            return this;
+        }
+
+        public Builder warmupSeconds(int value) {
+            warmupSeconds = value;
+            return this;
+        }
+
+        public Builder rate(double value) {
+            rate = value;
+            return this;
+        }
+
+        public Builder keys(long value) {
+            keys = value;
+            return this;
+        }
+
+        public Builder parallelism(int value) {
+            parallelism = value;
+            return this;
+        }
+
+        public Builder generatorParallelism(int value) {
+            generatorParallelism = value;
+            return this;
+        }
+
+        public Builder seed(long value) {
+            seed = value;
+            return this;
+        }
+
+        public Builder runToken(int value) {
+            runToken = value;
+            return this;
+        }
+
+        public Builder recordsPerGenerator(long value) {
+            recordsPerGenerator = value;
+            return this;
+        }
+
+        public Builder metricsHost(String value) {
+            metricsHost = value;
+            return this;
+        }
+
+        public Builder metricsPort(int value) {
+            metricsPort = value;
+            return this;
+        }
+
+        public Builder collector(String value) {
+            collector = value;
+            return this;
+        }
+
+        public Builder databaseSettings(Map<String, String> value) {
+            databaseSettings = value;
+            return this;
+        }
+
+        public Builder engineSettings(Map<String, String> value) {
+            engineSettings = value;
+            return this;
+        }
+
+        public ExperimentSpec build() {
+            return new ExperimentSpec(
+                    engine,
+                    database,
+                    pattern,
+                    blobBytes,
+                    durationSeconds,
+                    warmupSeconds,
+                    rate,
+                    keys,
+                    parallelism,
+                    generatorParallelism,
+                    seed,
+                    runToken,
+                    recordsPerGenerator,
+                    metricsHost,
+                    metricsPort,
+                    collector,
+                    databaseSettings,
+                    engineSettings);
+        }
     }
 
     public void write(Path file) throws IOException {
@@ -233,25 +319,23 @@ public record ExperimentSpec(
         if (password != null) {
             settings.put(PASSWORD, password);
         }
-        return new ExperimentSpec(
-                p.getProperty("engine"),
-                p.getProperty("database"),
-                Pattern.parse(p.getProperty("pattern")),
-                Integer.parseInt(p.getProperty("blobBytes")),
-                Integer.parseInt(p.getProperty("durationSeconds")),
-                Integer.parseInt(p.getProperty("warmupSeconds")),
-                Double.parseDouble(p.getProperty("rate")),
-                Long.parseLong(p.getProperty("keys")),
-                Integer.parseInt(p.getProperty("parallelism")),
-                Integer.parseInt(p.getProperty("generatorParallelism")),
-                Long.parseLong(p.getProperty("seed")),
-                Integer.parseInt(p.getProperty("runToken")),
-                Long.parseLong(p.getProperty("recordsPerGenerator")),
-                p.getProperty("metricsHost"),
-                Integer.parseInt(p.getProperty("metricsPort")),
-                p.getProperty("collector", ""),
-                settings,
-                withPrefix(p, ENGINE_PREFIX));
+        return builder(p.getProperty("engine"), p.getProperty("database"), Pattern.parse(p.getProperty("pattern")))
+                .blobBytes(Integer.parseInt(p.getProperty("blobBytes")))
+                .durationSeconds(Integer.parseInt(p.getProperty("durationSeconds")))
+                .warmupSeconds(Integer.parseInt(p.getProperty("warmupSeconds")))
+                .rate(Double.parseDouble(p.getProperty("rate")))
+                .keys(Long.parseLong(p.getProperty("keys")))
+                .parallelism(Integer.parseInt(p.getProperty("parallelism")))
+                .generatorParallelism(Integer.parseInt(p.getProperty("generatorParallelism")))
+                .seed(Long.parseLong(p.getProperty("seed")))
+                .runToken(Integer.parseInt(p.getProperty("runToken")))
+                .recordsPerGenerator(Long.parseLong(p.getProperty("recordsPerGenerator")))
+                .metricsHost(p.getProperty("metricsHost"))
+                .metricsPort(Integer.parseInt(p.getProperty("metricsPort")))
+                .collector(p.getProperty("collector", ""))
+                .databaseSettings(settings)
+                .engineSettings(withPrefix(p, ENGINE_PREFIX))
+                .build();
     }
 
     private static Map<String, String> withPrefix(Properties p, String prefix) {

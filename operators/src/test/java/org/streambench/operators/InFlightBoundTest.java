@@ -2,7 +2,6 @@ package org.streambench.operators;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -37,8 +36,12 @@ class InFlightBoundTest {
 
     /** Records in flight after {@code millis} of emitting while {@code perMilli} are processed every millisecond. */
     private static long inFlightAfter(long millis, int perMilli) throws Exception {
-        ExperimentSpec spec = new ExperimentSpec(
-                "test", "noop", Pattern.INSERT, 1, 2, 0, 0, 10, 1, 1, 7, 3, 0, "127.0.0.1", 0, "", Map.of(), Map.of());
+        ExperimentSpec spec = ExperimentSpec.builder("test", "noop", Pattern.INSERT)
+                .durationSeconds(2)
+                .keys(10)
+                .seed(7)
+                .runToken(3)
+                .build();
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try (JobRuntime runtime = JobRuntime.start(spec)) {
             GeneratorInstance generator = GeneratorInstance.of(spec, 0, MAX_IN_FLIGHT);

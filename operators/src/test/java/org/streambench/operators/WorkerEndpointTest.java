@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.streambench.generator.Pattern;
 
@@ -37,8 +36,13 @@ class WorkerEndpointTest {
     private record Advertised(URI endpoint, int metricsStatus) {}
 
     private static Advertised workerBoundTo(String metricsHost) throws Exception {
-        ExperimentSpec spec = new ExperimentSpec(
-                "test", "noop", Pattern.INSERT, 1, 2, 0, 0, 10, 1, 1, 7, 3, 0, metricsHost, 0, "", Map.of(), Map.of());
+        ExperimentSpec spec = ExperimentSpec.builder("test", "noop", Pattern.INSERT)
+                .durationSeconds(2)
+                .keys(10)
+                .seed(7)
+                .runToken(3)
+                .metricsHost(metricsHost)
+                .build();
         try (JobRuntime runtime = JobRuntime.start(spec)) {
             URI endpoint = URI.create(runtime.status().endpoint());
             return new Advertised(endpoint, metricsStatus(endpoint));

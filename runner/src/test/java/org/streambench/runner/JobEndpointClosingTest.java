@@ -10,7 +10,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -92,25 +91,15 @@ class JobEndpointClosingTest {
     }
 
     private ExperimentSpec spec(boolean bounded) {
-        return new ExperimentSpec(
-                "test",
-                "noop",
-                Pattern.INSERT,
-                1,
-                20,
-                0,
-                0,
-                10,
-                1,
-                1,
-                1,
-                1,
-                bounded ? 1 : 0,
-                "127.0.0.1",
-                port,
-                collector.url(),
-                Map.of(),
-                Map.of());
+        return ExperimentSpec.builder("test", "noop", Pattern.INSERT)
+                .durationSeconds(20)
+                .keys(10)
+                .seed(1)
+                .runToken(1)
+                .recordsPerGenerator(bounded ? 1 : 0)
+                .metricsPort(port)
+                .collector(collector.url())
+                .build();
     }
 
     private static Path log(Path tmp) throws Exception {

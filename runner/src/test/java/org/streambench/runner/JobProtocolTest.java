@@ -11,7 +11,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -70,25 +69,13 @@ class JobProtocolTest {
     }
 
     private static ExperimentSpec spec(int port) {
-        return new ExperimentSpec(
-                "test",
-                "noop",
-                Pattern.INSERT,
-                1,
-                2,
-                0,
-                0,
-                10,
-                1,
-                1,
-                7,
-                3,
-                0,
-                "127.0.0.1",
-                port,
-                "",
-                Map.of(),
-                Map.of());
+        return ExperimentSpec.builder("test", "noop", Pattern.INSERT)
+                .durationSeconds(2)
+                .keys(10)
+                .seed(7)
+                .runToken(3)
+                .metricsPort(port)
+                .build();
     }
 
     private static int post(int port, String path) throws IOException, InterruptedException {
@@ -102,8 +89,13 @@ class JobProtocolTest {
 
     @Test
     void theRunnerReadsEveryCountTheJobRecorded() throws IOException {
-        ExperimentSpec spec = new ExperimentSpec(
-                "test", "noop", Pattern.MIXED, 1, 2, 1, 0, 10, 1, 1, 7, 3, 0, "127.0.0.1", 0, "", Map.of(), Map.of());
+        ExperimentSpec spec = ExperimentSpec.builder("test", "noop", Pattern.MIXED)
+                .durationSeconds(2)
+                .warmupSeconds(1)
+                .keys(10)
+                .seed(7)
+                .runToken(3)
+                .build();
         try (JobRuntime runtime = JobRuntime.start(spec)) {
             OperatorMetrics metrics = runtime.metrics();
             for (int i = 0; i < 3; i++) {

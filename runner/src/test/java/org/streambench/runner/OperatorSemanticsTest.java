@@ -45,25 +45,15 @@ class OperatorSemanticsTest {
     }
 
     private Database prepare(String database, Pattern pattern, int blobBytes) throws IOException {
-        runtime = JobRuntime.start(new ExperimentSpec(
-                "test",
-                database,
-                pattern,
-                blobBytes,
-                2,
-                1,
-                0,
-                KEYS,
-                1,
-                1,
-                7,
-                3,
-                0,
-                "127.0.0.1",
-                0,
-                "",
-                TestServers.start(database).settings(),
-                Map.of()));
+        runtime = JobRuntime.start(ExperimentSpec.builder("test", database, pattern)
+                .blobBytes(blobBytes)
+                .durationSeconds(2)
+                .warmupSeconds(1)
+                .keys(KEYS)
+                .seed(7)
+                .runToken(3)
+                .databaseSettings(TestServers.start(database).settings())
+                .build());
         Database db = TestServers.open(database);
         db.resetSchema();
         if (pattern.needsExistingKeys()) {

@@ -3,7 +3,6 @@ package org.streambench.runner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,25 +39,16 @@ class VerifierTest {
 
     /** Runs {@code records} mixed records from two generator instances; returns the spec used. */
     private ExperimentSpec honestRun(String database, Database db, int records) throws Exception {
-        ExperimentSpec spec = new ExperimentSpec(
-                "test",
-                database,
-                Pattern.MIXED,
-                BLOB,
-                2,
-                1,
-                0,
-                KEYS,
-                1,
-                2,
-                11,
-                77,
-                0,
-                "127.0.0.1",
-                0,
-                "",
-                TestServers.start(database).settings(),
-                Map.of());
+        ExperimentSpec spec = ExperimentSpec.builder("test", database, Pattern.MIXED)
+                .blobBytes(BLOB)
+                .durationSeconds(2)
+                .warmupSeconds(1)
+                .keys(KEYS)
+                .generatorParallelism(2)
+                .seed(11)
+                .runToken(77)
+                .databaseSettings(TestServers.start(database).settings())
+                .build();
         runtime = JobRuntime.start(spec);
         db.resetSchema();
         db.prefill(KEYS, RecordGenerator::prefill, i -> Blob.of(BLOB, 11));

@@ -104,25 +104,18 @@ class WorkersAcrossJvmsTest {
 
     /** The spec of a job on the noop database (100 us per call), 2 generators at 2,000 records/s; 0 records = unbounded. */
     private static Path writeSpec(Path dir, JobCollector collector, long recordsPerGenerator) throws IOException {
-        ExperimentSpec spec = new ExperimentSpec(
-                "test",
-                "noop",
-                Pattern.UPDATE,
-                1,
-                30,
-                0,
-                2000,
-                100,
-                2,
-                2,
-                7,
-                3,
-                recordsPerGenerator,
-                "127.0.0.1",
-                0,
-                collector.url(),
-                Map.of("callMicros", "100"),
-                Map.of());
+        ExperimentSpec spec = ExperimentSpec.builder("test", "noop", Pattern.UPDATE)
+                .durationSeconds(30)
+                .rate(2000)
+                .keys(100)
+                .parallelism(2)
+                .generatorParallelism(2)
+                .seed(7)
+                .runToken(3)
+                .recordsPerGenerator(recordsPerGenerator)
+                .collector(collector.url())
+                .databaseSettings(Map.of("callMicros", "100"))
+                .build();
         Path specFile = dir.resolve("spec.properties");
         spec.write(specFile);
         return specFile;

@@ -178,25 +178,21 @@ public final class ExperimentOptions {
         }
         long bound = records.trim().equals("0") ? 0 : Inputs.positiveLong("--records", records, " (0 = unbounded)");
         int token = runToken == null ? RUN_TOKEN_UNSET : runToken(runToken);
-        return new ExperimentSpec(
-                engine,
-                database,
-                parsedPattern,
-                blobBytes,
-                durationSeconds,
-                warmupSeconds,
-                Inputs.nonNegative("--rate", rate, " of records per second (0 = unthrottled)"),
-                keyCount,
-                processing,
-                generators,
-                seedValue,
-                token,
-                bound,
-                job.metricsHost,
-                metricsPort(job),
-                "",
-                Map.of(),
-                engineOptions);
+        return ExperimentSpec.builder(engine, database, parsedPattern)
+                .blobBytes(blobBytes)
+                .durationSeconds(durationSeconds)
+                .warmupSeconds(warmupSeconds)
+                .rate(Inputs.nonNegative("--rate", rate, " of records per second (0 = unthrottled)"))
+                .keys(keyCount)
+                .parallelism(processing)
+                .generatorParallelism(generators)
+                .seed(seedValue)
+                .runToken(token)
+                .recordsPerGenerator(bound)
+                .metricsHost(job.metricsHost)
+                .metricsPort(metricsPort(job))
+                .engineSettings(engineOptions)
+                .build();
     }
 
     private static int runToken(String text) {
