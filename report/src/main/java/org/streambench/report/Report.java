@@ -273,6 +273,14 @@ public final class Report {
                             .orElse("")))
                     .append(" These numbers say nothing about that database.</p>\n");
         }
+        long relaxed = runs.stream().filter(RunRecord::relaxedDurability).count();
+        if (relaxed > 0) {
+            h.append("<p class=\"note\">")
+                    .append(relaxed == runs.size() ? "Every run" : relaxed + " of " + runs.size() + " runs")
+                    .append(" used the fast durability profile (--db-profile fast): the database gave up durability on")
+                    .append(" purpose (e.g. PostgreSQL without fsync), unlike the study's, which ran its vendors'")
+                    .append(" defaults.</p>\n");
+        }
         h.append(
                         "<p>The study's values come from a 6-server cluster (10-minute runs); compare rankings and ratios, not absolute values. ")
                 .append(first.durationSeconds() < 600 ? "These runs are shorter than the study's. " : "")

@@ -8,7 +8,8 @@ import java.nio.file.Path;
 /**
  * One run as its result.json describes it: what the report needs, nothing else. {@code emulated}:
  * the database was an emulator (the run's {@code environment.databaseNote}), so its numbers say
- * nothing about the real database.
+ * nothing about the real database; {@code databaseProfile}: the durability profile of the suite's
+ * own server (default, fast), null for an external one.
  */
 public record RunRecord(
         Path folder,
@@ -32,7 +33,8 @@ public record RunRecord(
         double rate,
         String host,
         int cores,
-        String commit) {
+        String commit,
+        String databaseProfile) {
 
     /** Read latency in microseconds. */
     public record Latency(double mean, double stddev, long p50, long p95, long p99, long p999) {}
@@ -45,6 +47,11 @@ public record RunRecord(
 
     public boolean emulated() {
         return databaseNote != null && !databaseNote.isBlank();
+    }
+
+    /** The database gave up durability on purpose (the fast profile), which the study's did not. */
+    public boolean relaxedDurability() {
+        return "fast".equals(databaseProfile);
     }
 
     /**
@@ -100,7 +107,8 @@ public record RunRecord(
                 spec.path("rate").asDouble(),
                 text(environment, "host"),
                 environment.path("cores").asInt(),
-                text(environment, "commit"));
+                text(environment, "commit"),
+                text(environment, "databaseProfile"));
     }
 
     private static String text(JsonNode node, String field) {

@@ -36,6 +36,22 @@ final class Fixtures {
             Double latency,
             String databaseNote)
             throws IOException {
+        run(root, engine, database, pattern, blob, repetition, status, throughput, latency, databaseNote, "default");
+    }
+
+    static void run(
+            Path root,
+            String engine,
+            String database,
+            String pattern,
+            int blob,
+            int repetition,
+            String status,
+            double throughput,
+            Double latency,
+            String databaseNote,
+            String databaseProfile)
+            throws IOException {
         Path dir = Files.createDirectories(root.resolve(engine)
                 .resolve(database)
                 .resolve(pattern)
@@ -59,7 +75,7 @@ final class Fixtures {
                  "readLatencyMicros": %s,
                  "verification": {"checked": 10, "mismatches": 0},
                  "environment": {"engineVersion": "E 1", "databaseVersion": "D 1", "databaseNote": %s, "host": "h", "cores": 2,
-                                 "commit": "abc"}}
+                                 "commit": "abc", "databaseProfile": "%s"}}
                 """,
                         engine,
                         database,
@@ -69,6 +85,7 @@ final class Fixtures {
                         status.equals("ok") ? "null" : "\"it broke\"",
                         throughput,
                         latencyJson,
-                        databaseNote == null ? "null" : "\"" + databaseNote + "\""));
+                        databaseNote == null ? "null" : "\"" + databaseNote + "\"",
+                        databaseProfile));
     }
 }

@@ -71,6 +71,7 @@ class BadInputTest {
                 "--db-password|secret|--db-user and --db-password go with --db-url",
                 "--warmup|steady:5s|--warmup steady:5s: the maximum must be at least 10 s",
                 "--warmup|steady:x|--warmup steady:MAX 'x' is not a duration",
+                "--db-profile|slow|--db-profile 'slow' is not a profile; use one of: default, fast",
             })
     void rejectsABadValue(String option, String value, String message) {
         assertRejected(message, option, value);
@@ -87,14 +88,33 @@ class BadInputTest {
                 "table=a:b:c|hbase|hbase: table name 'a:b:c' is not a legal HBase table name",
                 "nosuch=1|mariadb|database mariadb has no setting 'nosuch'",
             })
-    void rejectsABadConnectorSettingBeforeStartingAServer(String setting, String database, String message) {
-        withWork(tmp.resolve("work"), () -> assertRejected(message, "--db", database, "--db-setting", setting));
+    void rejectsABadConnectorSettingBeforeStartingAServer(String setting, String database, String message)
+            throws Exception {
+        TestServers.withWork(
+                tmp.resolve("work"), () -> assertRejected(message, "--db", database, "--db-setting", setting));
         assertFalse(Files.exists(tmp.resolve("work")), "nothing was started or written under the work folder");
     }
 
     @Test
-    void rejectsAPrefillThatCannotFitTheFreeDisk() {
-        withWork(
+    void rejectsTheFastProfileWhereTheSuiteStartsNoServer() {
+        assertRejected(
+                "--db-profile fast sets up the suite's own servers; an external server (--db-url) runs as it was"
+                        + " configured",
+                "--db-profile",
+                "fast",
+                "--db-url",
+                "jdbc:postgresql://127.0.0.1:1/none");
+        assertRejected(
+                "--db-profile fast sets up the suite's own servers; noop has none",
+                "--db-profile",
+                "fast",
+                "--db",
+                "noop");
+    }
+
+    @Test
+    void rejectsAPrefillThatCannotFitTheFreeDisk() throws Exception {
+        TestServers.withWork(
                 tmp.resolve("work"),
                 () -> assertRejected(
                         "for the prefill under",
@@ -110,9 +130,9 @@ class BadInputTest {
     }
 
     @Test
-    void rejectsALocalServerPortInUseNamingTheRightOption() throws IOException {
+    void rejectsALocalServerPortInUseNamingTheRightOption() throws Exception {
         try (ServerSocket taken = new ServerSocket(0)) {
-            withWork(
+            TestServers.withWork(
                     tmp.resolve("work"),
                     () -> assertRejected(
                             "port " + taken.getLocalPort()
@@ -186,10 +206,10 @@ class BadInputTest {
     }
 
     @Test
-    void yarnRejectsAConfigurationFolderWithoutYarnSiteOrWithAResourceManagerThatDoesNotAnswer() throws IOException {
+    void yarnRejectsAConfigurationFolderWithoutYarnSiteOrWithAResourceManagerThatDoesNotAnswer() throws Exception {
         Path work = tmp.resolve("work");
         Path empty = Files.createDirectories(tmp.resolve("empty-conf"));
-        withWork(work, () -> {
+        TestServers.withWork(work, () -> {
             CliResult noSite = CliResult.bench("yarn", "status", "--yarn-conf", empty.toString());
             assertEquals(2, noSite.code(), noSite.toString());
             assertEquals(
@@ -205,7 +225,7 @@ class BadInputTest {
                     conf.resolve("yarn-site.xml"),
                     "<configuration><property><name>yarn.resourcemanager.webapp.address</name>" + "<value>127.0.0.1:"
                             + port + "</value></property></configuration>");
-            withWork(work, () -> {
+            TestServers.withWork(work, () -> {
                 CliResult unreachable = CliResult.bench("yarn", "status", "--yarn-conf", conf.toString());
                 assertEquals(2, unreachable.code(), unreachable.toString());
                 assertTrue(
@@ -222,10 +242,10 @@ class BadInputTest {
     }
 
     @Test
-    void aRunOnYarnIsRejectedWithoutAYarnOrForAnEngineNotSubmittableYet() throws IOException {
+    void aRunOnYarnIsRejectedWithoutAYarnOrForAnEngineNotSubmittableYet() throws Exception {
         Path work = tmp.resolve("work");
         Path out = tmp.resolve("out");
-        withWork(work, () -> {
+        TestServers.withWork(work, () -> {
             CliResult noYarn = CliResult.bench(
                     "run", "--engine", "spark", "--db", "noop", "--cluster", "yarn", "--out", out.toString());
             assertEquals(2, noYarn.code(), noYarn.toString());
@@ -248,7 +268,7 @@ class BadInputTest {
                     "<configuration><property><name>yarn.resourcemanager.webapp.address</name><value>127.0.0.1:"
                             + resourceManager.getLocalPort() + "</value></property></configuration>");
             resourceManager.close();
-            withWork(work, () -> {
+            TestServers.withWork(work, () -> {
                 CliResult unreachable = CliResult.bench(
                         "run",
                         "--engine",
@@ -307,11 +327,11 @@ class BadInputTest {
     }
 
     @Test
-    void yarnStartRejectsAPortRangeInUseBeforeStartingAnything() throws IOException {
+    void yarnStartRejectsAPortRangeInUseBeforeStartingAnything() throws Exception {
         Path work = tmp.resolve("work");
         try (ServerSocket taken = new ServerSocket(0)) {
             int first = taken.getLocalPort() - 3;
-            withWork(work, () -> {
+            TestServers.withWork(work, () -> {
                 CliResult start = CliResult.bench("yarn", "start", "--port", Integer.toString(first));
                 assertEquals(2, start.code(), start.toString());
                 assertTrue(
@@ -322,20 +342,6 @@ class BadInputTest {
             });
         }
         assertFalse(Files.exists(work.resolve("yarn")), "a rejected yarn start wrote its folder");
-    }
-
-    private static void withWork(Path work, Runnable test) {
-        String previous = System.getProperty("streambench.work");
-        System.setProperty("streambench.work", work.toString());
-        try {
-            test.run();
-        } finally {
-            if (previous == null) {
-                System.clearProperty("streambench.work");
-            } else {
-                System.setProperty("streambench.work", previous);
-            }
-        }
     }
 
     @Test

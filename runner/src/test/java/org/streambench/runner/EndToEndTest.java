@@ -226,6 +226,7 @@ class EndToEndTest {
         double measured = ((Number) phases.get("measured")).doubleValue();
         assertTrue(measured >= 2.5 && measured < 6, "about the 3 s measured: " + phases);
         Map<String, Object> environment = map(result, "environment");
+        assertEquals("default", environment.get("databaseProfile"), "the suite's own server, vendor defaults");
         if (database.equals("mongodb")) {
             assertTrue(
                     String.valueOf(environment.get("databaseVersion")).contains("emulator, not MongoDB"),

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.runner.results.ResultFiles;
+import org.streambench.runner.servers.DbProfile;
 import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 
@@ -29,7 +30,7 @@ class JobFailureTest {
     void aDatabaseThatDisappearsMidRunFailsTheRunInsteadOfHanging(@TempDir Path tmp) throws Exception {
         // a server of its own, so stopping it disturbs no other test
         LocalServers servers = new LocalServers(tmp.resolve("work"), new PrintWriter(System.out, true));
-        ServerState postgres = servers.start("postgresql", TestServers.freePort(), "--port");
+        ServerState postgres = servers.start("postgresql", TestServers.freePort(), "--port", DbProfile.DEFAULT);
         Path passwordFile = tmp.resolve("password");
         Files.writeString(passwordFile, postgres.settings().get("password") + "\n");
         ExecutorService background = Executors.newSingleThreadExecutor();

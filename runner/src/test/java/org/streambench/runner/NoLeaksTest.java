@@ -33,6 +33,7 @@ import org.streambench.generator.SensorRecord;
 import org.streambench.operators.Blob;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.results.ResultFiles;
+import org.streambench.runner.servers.DbProfile;
 import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 
@@ -220,7 +221,7 @@ class NoLeaksTest {
         LocalServers servers = new LocalServers(tmp.resolve("work"), new PrintWriter(log, true));
         int port = TestServers.freePort();
         try {
-            ServerState state = servers.start("mariadb", port, "--port");
+            ServerState state = servers.start("mariadb", port, "--port", DbProfile.DEFAULT);
             assertTrue(state.processes().size() >= 2, "the holder JVM and mariadbd are recorded: " + state.processes());
             ProcessHandle holder = ProcessHandle.of(state.pid()).orElseThrow();
             holder.destroyForcibly();
@@ -236,7 +237,7 @@ class NoLeaksTest {
             for (ProcessHandle orphan : orphans) {
                 assertTrue(Processes.exitsWithin(orphan, 30), "pid " + orphan.pid() + " survived stop");
             }
-            servers.start("mariadb", port, "--port"); // the port is free again
+            servers.start("mariadb", port, "--port", DbProfile.DEFAULT); // the port is free again
         } finally {
             servers.stop("mariadb");
         }

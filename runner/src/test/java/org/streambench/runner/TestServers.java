@@ -11,6 +11,7 @@ import java.util.Map;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
+import org.streambench.runner.servers.DbProfile;
 import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 
@@ -38,7 +39,7 @@ final class TestServers {
         }
         // Cassandra and HBase also bind port + 1 and port + 2
         return RUNNING.computeIfAbsent(
-                database, name -> servers.start(name, freePortWithTwoFreeNeighbours(), "--port"));
+                database, name -> servers.start(name, freePortWithTwoFreeNeighbours(), "--port", DbProfile.DEFAULT));
     }
 
     static synchronized void stop(String database) {
@@ -74,6 +75,26 @@ final class TestServers {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A test's body that may throw anything a test may. */
+    interface TestBody {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code test} with the suite's work folder (local servers, monitoring) at {@code work}. */
+    static void withWork(Path work, TestBody test) throws Exception {
+        String previous = System.getProperty("streambench.work");
+        System.setProperty("streambench.work", work.toString());
+        try {
+            test.run();
+        } finally {
+            if (previous == null) {
+                System.clearProperty("streambench.work");
+            } else {
+                System.setProperty("streambench.work", previous);
+            }
         }
     }
 

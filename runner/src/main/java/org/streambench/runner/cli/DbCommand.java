@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.streambench.runner.Home;
 import org.streambench.runner.experiment.Inputs;
+import org.streambench.runner.servers.DbProfile;
 import org.streambench.runner.servers.LocalServers;
 import org.streambench.runner.servers.ServerState;
 import picocli.CommandLine.Command;
@@ -37,6 +38,13 @@ final class DbCommand {
                         + "mongodb 17017, postgresql 15432, mariadb 13306).")
         String port;
 
+        @Option(
+                names = "--profile",
+                defaultValue = "default",
+                description = "Durability: default (the vendor's) or fast (see bench run --help, --db-profile)"
+                        + " (default: ${DEFAULT-VALUE}).")
+        String profile;
+
         @Spec
         CommandSpec command;
 
@@ -44,8 +52,9 @@ final class DbCommand {
         public Integer call() {
             PrintWriter out = command.commandLine().getOut();
             int chosen = port != null ? Inputs.port("--port", port) : LocalServers.defaultPort(database);
+            DbProfile chosenProfile = DbProfile.parse("--profile", profile);
             LocalServers servers = new LocalServers(Home.work(), out);
-            ServerState state = servers.start(database, chosen, "--port");
+            ServerState state = servers.start(database, chosen, "--port", chosenProfile);
             out.println(database + " url: " + state.settings().get("url") + "  (" + state.version() + ")");
             return 0;
         }
@@ -86,7 +95,7 @@ final class DbCommand {
             for (String database : LocalServers.supported()) {
                 Optional<ServerState> state = servers.running(database);
                 out.println(state.map(s -> String.format(
-                                "%-10s running  pid %s  port %d  %s  %s%s",
+                                "%-10s running  pid %s  port %d  %s  %s%s%s",
                                 database,
                                 s.alive().stream()
                                         .map(p -> Long.toString(p.pid()))
@@ -94,6 +103,9 @@ final class DbCommand {
                                 s.port(),
                                 s.settings().get("url"),
                                 s.version(),
+                                s.profile() == DbProfile.DEFAULT
+                                        ? ""
+                                        : "  (" + s.profile().cliName() + " profile)",
                                 LocalServers.leftByDeadRun(s)
                                         ? "  (left by a killed run, pid "
                                                 + s.owner().pid() + "; ./bench db stop " + database + " stops it)"

@@ -215,6 +215,9 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     .append(note.contains(":") ? note.substring(0, note.indexOf(':')) : note)
                     .append("] ");
         }
+        if ("fast".equals(r.environment().databaseProfile())) {
+            line.append("[FAST PROFILE: durability relaxed] ");
+        }
         if (CleanupOnExit.exiting()) {
             return line.append("INTERRUPTED: the result folder says so -> ")
                     .append(dir)

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.UserError;
+import org.streambench.runner.servers.DbProfile;
 import org.streambench.runner.servers.LocalServers;
 import picocli.CommandLine.Option;
 
@@ -48,6 +49,14 @@ public final class ConnectionOptions {
     @Option(names = "--keep-db", description = "Leave a local server this command started running afterwards.")
     boolean keepDb;
 
+    @Option(
+            names = "--db-profile",
+            defaultValue = "default",
+            description = "Durability of the suite's own server: default (the vendor's) or fast (PostgreSQL without"
+                    + " fsync and synchronous commit, MariaDB flushing its log once a second, HBase's WAL"
+                    + " asynchronous; Cassandra and the MongoDB emulator unchanged) (default: ${DEFAULT-VALUE}).")
+    String profile;
+
     /** Entries of a spec file's db-setting mapping; the command line wins per key. */
     public void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
         mappingsByOption.getOrDefault("db-setting", Map.of()).forEach(extra::putIfAbsent);
@@ -81,8 +90,21 @@ public final class ConnectionOptions {
         return port;
     }
 
+    /** The durability profile of the suite's own server. */
+    DbProfile profile() {
+        return DbProfile.parse("--db-profile", profile);
+    }
+
     /** Checks what can be checked before anything starts. */
     void validate(String database) {
+        if (profile() != DbProfile.DEFAULT && (url != null || !LocalServers.supports(database))) {
+            throw new UserError("--db-profile " + profile + " sets up the suite's own servers; "
+                    + (url != null
+                            ? "an external server (--db-url) runs as it was configured (its durability is recorded"
+                                    + " with every result)"
+                            : database + " has none")
+                    + "; leave out --db-profile");
+        }
         if (passwordFile != null && !Files.isReadable(passwordFile)) {
             throw new UserError("--db-password-file " + passwordFile
                     + " cannot be read; give a readable file whose first line is the password");

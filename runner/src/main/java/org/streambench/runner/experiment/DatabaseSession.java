@@ -1,6 +1,7 @@
 package org.streambench.runner.experiment;
 
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -89,6 +90,11 @@ public final class DatabaseSession implements AutoCloseable {
         } catch (DatabaseException e) {
             throw new UserError(e.getMessage());
         }
+        if (connection.url == null && LocalServers.supports(name)) {
+            new LocalServers(Home.work(), new PrintWriter(Writer.nullWriter()))
+                    .running(name)
+                    .ifPresent(running -> LocalServers.requireProfile(running, connection.profile()));
+        }
     }
 
     public static DatabaseSession open(String name, ConnectionOptions connection, PrintWriter out) {
@@ -114,7 +120,8 @@ public final class DatabaseSession implements AutoCloseable {
                     .filter(DatabaseSession::ownedByThisProcess)
                     .ifPresent(started -> servers.stop(name)));
             try {
-                state = servers.start(name, connection.localPort(name), "--db-port", !connection.keepDb);
+                state = servers.start(
+                        name, connection.localPort(name), "--db-port", connection.profile(), !connection.keepDb);
             } catch (RuntimeException e) {
                 stopOnExit.close();
                 throw e;
@@ -159,6 +166,11 @@ public final class DatabaseSession implements AutoCloseable {
     /** The server's version, labelled when it is the suite's local server; an emulator says so either way. */
     String version() {
         return localServer != null ? localServer.version() : database.serverVersion();
+    }
+
+    /** The durability profile the suite's own server was started with; null for an external server. */
+    String profile() {
+        return localServer == null ? null : localServer.profile().cliName();
     }
 
     /** A warning that belongs next to every number measured against this database, or null. */

@@ -221,6 +221,7 @@ public final class ExperimentRunner {
                 databaseVersion,
                 session.note(),
                 durability,
+                session.profile(),
                 settled,
                 System.getProperty("java.vendor") + " " + System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(),

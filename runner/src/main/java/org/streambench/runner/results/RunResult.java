@@ -141,13 +141,13 @@ public record RunResult(
     }
 
     /**
-     * {@code durability}: the database's durability settings in force during the run (see Database#durabilitySettings);
-     * {@code settledAfterPrefill}: what wrote out the reset's and prefill's work before the job started (see Database#settle).
-     */
-    /**
      * Where the run ran: {@code cluster} "local" (the job in a JVM of its own on this machine) or
      * "yarn" (with its {@code applicationId}); {@code workers} the ids (host:pid) of the job's
-     * workers that reported to the runner.
+     * workers that reported to the runner. {@code durability}: the database's durability settings
+     * in force during the run (see Database#durabilitySettings); {@code databaseProfile} the
+     * profile (default, fast) the suite's own server was started with, null for an external
+     * server; {@code settledAfterPrefill}: what wrote out the reset's and prefill's work before
+     * the job started (see Database#settle).
      */
     public record Environment(
             String cluster,
@@ -157,6 +157,7 @@ public record RunResult(
             String databaseVersion,
             String databaseNote,
             Map<String, String> durability,
+            String databaseProfile,
             String settledAfterPrefill,
             String java,
             int cores,

@@ -108,7 +108,7 @@ final class CassandraKind implements ServerKind {
     }
 
     @Override
-    public List<String> command(Path dir, int port, String password) throws IOException {
+    public List<String> command(Path dir, int port, String password, DbProfile profile) throws IOException {
         Path conf = Files.createDirectories(dir.resolve("conf"));
         Path data = Files.createDirectories(dir.resolve("data"));
         Files.writeString(conf.resolve("cassandra.yaml"), yaml(data, port));

@@ -59,7 +59,7 @@ final class HBaseKind implements ServerKind {
     }
 
     @Override
-    public List<String> command(Path dir, int port, String password) throws IOException {
+    public List<String> command(Path dir, int port, String password, DbProfile profile) throws IOException {
         Path conf = Files.createDirectories(dir.resolve("conf"));
         Path data = Files.createDirectories(dir.resolve("data"));
         Files.writeString(conf.resolve("hbase-site.xml"), siteXml(data, port));
@@ -83,6 +83,12 @@ final class HBaseKind implements ServerKind {
     @Override
     public Map<String, String> settings(int port, String password) {
         return Map.of("url", "127.0.0.1:" + port);
+    }
+
+    /** HBase's durability is the table's, which the connector creates: fast makes its WAL writes asynchronous. */
+    @Override
+    public Map<String, String> profileSettings(DbProfile profile) {
+        return profile == DbProfile.FAST ? Map.of("durability", "ASYNC_WAL") : Map.of();
     }
 
     private static String siteXml(Path data, int port) {

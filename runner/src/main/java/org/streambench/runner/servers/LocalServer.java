@@ -6,8 +6,11 @@ import java.nio.file.Path;
 @SuppressWarnings("try") // close() may be interrupted: stopping a server waits for it
 interface LocalServer extends AutoCloseable {
 
-    /** Starts the server with its data under {@code dir}, secured with {@code password}; returns once it was started. */
-    void start(Path dir, int port, String password) throws Exception;
+    /**
+     * Starts the server with its data under {@code dir}, secured with {@code password}, as durable
+     * as {@code profile} says; returns once it was started.
+     */
+    void start(Path dir, int port, String password, DbProfile profile) throws Exception;
 
     @Override
     void close() throws Exception;

@@ -74,6 +74,11 @@ public final class LocalServers {
         return ports;
     }
 
+    /** The connector settings that a server of {@code database} started with {@code profile} adds to its own. */
+    public static Map<String, String> profileSettings(String database, DbProfile profile) {
+        return kind(database).profileSettings(profile);
+    }
+
     /** The data folder of the server of {@code database}. */
     public Path dir(String database) {
         return root.resolve(database);
@@ -99,21 +104,23 @@ public final class LocalServers {
     }
 
     /** Starts the server unless it runs, for as long as the user wants (until {@code bench db stop}). */
-    public ServerState start(String database, int port, String portOption) {
-        return start(database, port, portOption, false);
+    public ServerState start(String database, int port, String portOption, DbProfile profile) {
+        return start(database, port, portOption, profile, false);
     }
 
     /**
      * Starts the server unless it already runs, and returns once a client could connect through
      * the connector and read the server version. With {@code forThisRun}, this runner owns a server
      * it starts (and one a killed run left behind), and must stop it: {@link ServerState#owner}.
+     * A running server of another profile is refused ({@link #requireProfile}).
      */
-    public ServerState start(String database, int port, String portOption, boolean forThisRun) {
+    public ServerState start(String database, int port, String portOption, DbProfile profile, boolean forThisRun) {
         ServerKind kind = kind(database);
         ProcessRef self = ProcessRef.of(ProcessHandle.current());
         Optional<ServerState> existing = running(database);
         if (existing.isPresent()) {
             ServerState state = existing.get();
+            requireProfile(state, profile);
             if (leftByDeadRun(state)) {
                 out.println(database + " was left running by a run that was killed (pid "
                         + state.owner().pid() + "); "
@@ -137,12 +144,16 @@ public final class LocalServers {
             Files.deleteIfExists(dir.resolve(ServerMain.READY_FILE));
             String password = password(dir);
             List<String> command = new ArrayList<>(List.of("setsid"));
-            command.addAll(kind.command(dir, port, password));
+            command.addAll(kind.command(dir, port, password, profile));
+            Map<String, String> settings = new TreeMap<>(kind.settings(port, password));
+            settings.putAll(profileSettings(database, profile));
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            out.println("starting " + database + " on 127.0.0.1:" + port + " (data in " + dir + ") ...");
+            out.println("starting " + database + " on 127.0.0.1:" + port
+                    + (profile == DbProfile.DEFAULT ? "" : " with the " + profile.cliName() + " profile")
+                    + " (data in " + dir + ") ...");
             long started = System.nanoTime();
             Process server = builder.start();
             // published at once, so that an interrupted start can still be found and stopped
@@ -155,7 +166,8 @@ public final class LocalServers {
                             "starting",
                             kind.note(),
                             0,
-                            kind.settings(port, password),
+                            settings,
+                            profile,
                             forThisRun ? self : null));
             try {
                 String version = awaitReady(kind, server, dir, port, password, started, log);
@@ -168,7 +180,8 @@ public final class LocalServers {
                         kind.label(version),
                         kind.note(),
                         (System.nanoTime() - started) / 1_000_000,
-                        kind.settings(port, password),
+                        settings,
+                        profile,
                         forThisRun ? self : null);
                 writeState(database, state);
                 out.println(
@@ -188,6 +201,16 @@ public final class LocalServers {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UserError("interrupted while starting " + database);
+        }
+    }
+
+    /** Refuses a server that runs with another profile than {@code profile}: it may serve someone else, so it is not restarted. */
+    public static void requireProfile(ServerState running, DbProfile profile) {
+        if (running.profile() != profile) {
+            throw new UserError(running.database() + " already runs with the "
+                    + running.profile().cliName()
+                    + " profile (pid " + running.pid() + ", port " + running.port() + "), not "
+                    + profile.cliName() + "; stop it first with ./bench db stop " + running.database());
         }
     }
 

@@ -20,7 +20,7 @@ final class MariaDbKind implements ServerKind {
     }
 
     @Override
-    public List<String> command(Path dir, int port, String password) {
+    public List<String> command(Path dir, int port, String password, DbProfile profile) {
         // the holder reads the password from the server's folder, so it never appears in ps
         return List.of(
                 Home.javaExecutable(),
@@ -30,7 +30,8 @@ final class MariaDbKind implements ServerKind {
                 ServerMain.class.getName(),
                 database(),
                 Integer.toString(port),
-                dir.toString());
+                dir.toString(),
+                profile.cliName());
     }
 
     @Override

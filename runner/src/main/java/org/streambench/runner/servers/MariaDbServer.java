@@ -24,7 +24,7 @@ final class MariaDbServer implements LocalServer {
     private DB db;
 
     @Override
-    public void start(Path dir, int port, String password) throws Exception {
+    public void start(Path dir, int port, String password, DbProfile profile) throws Exception {
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                 .setPort(port)
                 .setBaseDir(dir.resolve("base").toFile())
@@ -37,6 +37,10 @@ final class MariaDbServer implements LocalServer {
                 .addArg("--bind-address=127.0.0.1")
                 .addArg("--max-allowed-packet=64M")
                 .addArg("--max-connections=200");
+        if (profile == DbProfile.FAST) {
+            // the redo log written and flushed once a second, not at every commit
+            config.addArg("--innodb-flush-log-at-trx-commit=0");
+        }
         db = PatientDb.create(config.build());
         db.start();
         db.createDB(DATABASE);

@@ -23,7 +23,7 @@ final class MongoEmulatorKind implements ServerKind {
     }
 
     @Override
-    public List<String> command(Path dir, int port, String password) {
+    public List<String> command(Path dir, int port, String password, DbProfile profile) {
         return List.of(
                 Home.javaExecutable(),
                 "-Xmx2g",

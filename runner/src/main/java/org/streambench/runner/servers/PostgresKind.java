@@ -43,7 +43,7 @@ final class PostgresKind implements ServerKind {
     }
 
     @Override
-    public List<String> command(Path dir, int port, String password) throws IOException {
+    public List<String> command(Path dir, int port, String password, DbProfile profile) throws IOException {
         Path bin = binaries(dir).resolve("bin");
         Path data = dir.resolve("data");
         if (Files.isDirectory(data) && !Files.exists(data.resolve(SECURED_MARKER))) {
@@ -69,6 +69,9 @@ final class PostgresKind implements ServerKind {
                 "unix_socket_permissions=0700",
                 "-c",
                 "max_connections=200"));
+        if (profile == DbProfile.FAST) {
+            command.addAll(List.of("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"));
+        }
         return command;
     }
 

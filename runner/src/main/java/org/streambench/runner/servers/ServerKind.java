@@ -15,12 +15,18 @@ interface ServerKind {
 
     /**
      * The full command of the server's own process, its data under {@code dir}, listening on
-     * 127.0.0.1 only; {@code password} is the one generated for this server (kept in {@code dir}).
+     * 127.0.0.1 only, as durable as {@code profile} says; {@code password} is the one generated
+     * for this server (kept in {@code dir}).
      */
-    List<String> command(Path dir, int port, String password) throws IOException;
+    List<String> command(Path dir, int port, String password, DbProfile profile) throws IOException;
 
     /** Connector settings that reach the secured server on {@code port}. */
     Map<String, String> settings(int port, String password);
+
+    /** Connector settings that a server of {@code profile} adds to {@link #settings} (durability set by the client). */
+    default Map<String, String> profileSettings(DbProfile profile) {
+        return Map.of();
+    }
 
     /** Settings that reach the server as it starts, before {@link #secure} ran; by default the final ones. */
     default Map<String, String> probeSettings(Path dir, int port, String password) {

@@ -6,8 +6,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The holder JVM of one in-JVM local server: starts it and stops it on SIGTERM. The runner
- * decides readiness by connecting through the connector. Usage: {@code <database> <port> <dir>};
- * the password is read from the server's folder.
+ * decides readiness by connecting through the connector. Usage: {@code <database> <port> <dir>
+ * <profile>}; the password is read from the server's folder.
  */
 public final class ServerMain {
 
@@ -18,6 +18,7 @@ public final class ServerMain {
         String database = args[0];
         int port = Integer.parseInt(args[1]);
         Path dir = Path.of(args[2]);
+        DbProfile profile = DbProfile.parse("profile", args[3]);
         LocalServer server = LocalServer.create(database);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
@@ -32,7 +33,7 @@ public final class ServerMain {
                             }
                         },
                         "stop-" + database));
-        server.start(dir, port, LocalServers.password(dir));
+        server.start(dir, port, LocalServers.password(dir), profile);
         Files.writeString(dir.resolve(READY_FILE), "ready\n");
         System.out.println(database + " started on port " + port);
         stopped.await();

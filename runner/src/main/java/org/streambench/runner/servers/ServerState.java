@@ -24,6 +24,8 @@ import java.util.TreeMap;
  * owns it when it was started for one run only.
  *
  * @param note  a warning that belongs next to every number measured against this server, or null
+ * @param profile how durable the server was started (its connector settings include what the
+ *              profile sets on the client side)
  * @param owner the run that started this server and stops it at its end; null when started by
  *              {@code bench db start} or kept with {@code --keep-db}
  */
@@ -35,6 +37,7 @@ public record ServerState(
         String note,
         long startupMillis,
         Map<String, String> settings,
+        DbProfile profile,
         ProcessRef owner) {
 
     /** A process by PID and start time, so that a reused PID is never taken for it. */
@@ -86,7 +89,7 @@ public record ServerState(
     }
 
     ServerState withOwner(ProcessRef newOwner) {
-        return new ServerState(database, processes, port, version, note, startupMillis, settings, newOwner);
+        return new ServerState(database, processes, port, version, note, startupMillis, settings, profile, newOwner);
     }
 
     void write(Path file) throws IOException {
@@ -104,6 +107,7 @@ public record ServerState(
             p.setProperty("owner", owner.toString());
         }
         p.setProperty("startupMillis", Long.toString(startupMillis));
+        p.setProperty("profile", profile.cliName());
         settings.forEach((k, v) -> p.setProperty(SETTING + k, v));
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
@@ -139,6 +143,8 @@ public record ServerState(
                 p.getProperty("note"),
                 Long.parseLong(p.getProperty("startupMillis")),
                 settings,
+                // a server started before profiles existed ran its vendor's defaults
+                DbProfile.parse("profile", p.getProperty("profile", DbProfile.DEFAULT.cliName())),
                 owner == null ? null : ProcessRef.parse(owner));
     }
 }

@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongFunction;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
@@ -17,6 +19,7 @@ import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -53,11 +56,13 @@ public final class HBaseDatabase implements Database {
     private Connection connection;
     private TableName tableName;
     private Table table;
+    private Durability durability;
 
     @Override
     public void open(DatabaseSettings settings) {
         String quorum = settings.require("url", "hbase");
         tableName = tableName(settings);
+        durability = durability(settings);
         Configuration conf = HBaseConfiguration.create();
         conf.set("hbase.zookeeper.quorum", quorum);
         conf.set(
@@ -116,6 +121,7 @@ public final class HBaseDatabase implements Database {
                 admin.deleteTable(tableName);
             }
             admin.createTable(TableDescriptorBuilder.newBuilder(tableName)
+                    .setDurability(durability)
                     .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY)
                             .setMobEnabled(false)
                             .build())
@@ -292,6 +298,16 @@ public final class HBaseDatabase implements Database {
         }
     }
 
+    private static Durability durability(DatabaseSettings settings) {
+        String name = settings.get("durability", Durability.USE_DEFAULT.name());
+        try {
+            return Durability.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            throw new DatabaseException("hbase: durability '" + name + "' is not one of "
+                    + Arrays.stream(Durability.values()).map(Enum::name).collect(Collectors.joining(", ")));
+        }
+    }
+
     public static final class Provider implements DatabaseProvider {
         @Override
         public String name() {
@@ -303,15 +319,19 @@ public final class HBaseDatabase implements Database {
             return new HBaseDatabase();
         }
 
-        /** Besides url and table, any HBase or ZooKeeper client property ("hbase.*", "zookeeper.*"). */
+        /**
+         * Besides url, table and the table's WAL durability (USE_DEFAULT, ASYNC_WAL, ...), any HBase or
+         * ZooKeeper client property ("hbase.*", "zookeeper.*").
+         */
         @Override
         public List<String> settingNames() {
-            return List.of("url", "table", "hbase.*", "zookeeper.*");
+            return List.of("url", "table", "durability", "hbase.*", "zookeeper.*");
         }
 
         @Override
         public void checkSettings(DatabaseSettings settings) {
             tableName(settings);
+            durability(settings);
         }
     }
 }

@@ -1,0 +1,34 @@
+package org.streambench.report;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.streambench.report.Fixtures.run;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs against a server that gave up durability on purpose are never compared with the study silently. */
+class DurabilityProfileReportTest {
+
+    @Test
+    void runsOfTheFastProfileAreCountedAtTheTop(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "insert", 1, 1, "ok", 1000, null, null, "fast");
+        run(dir, "spark", "postgresql", "insert", 1, 1, "ok", 900, null, null, "default");
+
+        String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
+
+        assertTrue(html.contains("1 of 2 runs used the fast durability profile (--db-profile fast)"), html);
+    }
+
+    @Test
+    void runsOfTheVendorDefaultsCarryNoSuchNote(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "insert", 1, 1, "ok", 1000, null);
+
+        String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
+
+        assertFalse(html.contains("fast durability profile"), html);
+    }
+}
