@@ -14,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -35,20 +34,9 @@ import org.streambench.runner.servers.ServerState;
 class EndToEndTest {
 
     @ParameterizedTest(name = "{0} x postgresql, {1}")
-    @CsvSource({
-        "flink,read",
-        "flink,insert",
-        "flink,update",
-        "flink,mixed",
-        "spark,read",
-        "spark,insert",
-        "spark,update",
-        "spark,mixed",
-        "apex,read",
-        "apex,insert",
-        "apex,update",
-        "apex,mixed"
-    })
+    // two patterns an engine, every pattern on two engines, reads on every engine (the pattern's logic is
+    // the engines' shared operator: AllPairsTest runs mixed on every pair, the quickstart test Flink x all four)
+    @CsvSource({"flink,read", "flink,insert", "spark,update", "spark,mixed", "apex,insert", "apex,mixed"})
     void everyEngineOnPostgresqlRunsVerifiesAndWritesTheResultContract(String engine, String pattern, @TempDir Path tmp)
             throws Exception {
         ServerState postgres = TestServers.start("postgresql");
@@ -136,6 +124,13 @@ class EndToEndTest {
         assertEquals(
                 measuredMean, ((Number) throughput.get("mean")).doubleValue(), 1e-6, "throughput excludes the warm-up");
         assertEquals(5, ResultFiles.csvLines(out).size(), "header + one line per second");
+        Map<String, Object> phases = map(result, "phaseSeconds");
+        assertEquals(
+                List.of("reset", "prefill", "settle", "jobStart", "warmup", "measured", "stop", "verify"),
+                List.copyOf(phases.keySet()),
+                "where the run's time went, in order: " + phases);
+        double measuredPhase = ((Number) phases.get("measured")).doubleValue();
+        assertTrue(measuredPhase >= 2.5 && measuredPhase < 6, "about the 3 s measured: " + phases);
 
         Map<String, Object> verification = map(result, "verification");
         assertEquals(0, verification.get("mismatches"), verification.toString());
@@ -179,70 +174,6 @@ class EndToEndTest {
                         .matcher(scraped)
                         .find(),
                 scraped);
-    }
-
-    /** The update pattern (read, add, write back) against each of the study's databases; Spark and Apex on one more. */
-    @ParameterizedTest(name = "{0} x {1}, update")
-    @CsvSource({"flink,mariadb", "flink,cassandra", "flink,hbase", "flink,mongodb", "spark,mariadb", "apex,mariadb"})
-    void updatesEveryDatabaseAndVerifies(String engine, String database, @TempDir Path tmp) throws Exception {
-        ServerState server = TestServers.start(database);
-        Path out = tmp.resolve("run");
-        List<String> args = new ArrayList<>(List.of(
-                "run",
-                "--engine",
-                engine,
-                "--db",
-                database,
-                "--pattern",
-                "update",
-                "--blob",
-                "10000",
-                "--duration",
-                "3s",
-                "--warmup",
-                "1s",
-                "--keys",
-                "500",
-                "--metrics-port",
-                "0",
-                "--db-port",
-                Integer.toString(server.port()),
-                "--out",
-                out.toString()));
-        CliResult run = CliResult.bench(args.toArray(String[]::new));
-        assertEquals(0, run.code(), run.toString());
-        Map<String, Object> result = ResultFiles.read(out);
-        assertEquals(database, map(result, "spec").get("database"));
-        Map<String, Object> verification = map(result, "verification");
-        assertEquals(0, verification.get("mismatches"), verification.toString());
-        assertTrue(((Number) verification.get("checked")).longValue() > 500, "all 500 keys sampled: " + verification);
-        long updates = ((Number) map(map(result, "counts"), "processed").get("update")).longValue();
-        assertTrue(updates > 0, result.toString());
-        Map<String, Object> phases = map(result, "phaseSeconds");
-        assertEquals(
-                List.of("reset", "prefill", "settle", "jobStart", "warmup", "measured", "stop", "verify"),
-                List.copyOf(phases.keySet()),
-                "where the run's time went, in order: " + phases);
-        double measured = ((Number) phases.get("measured")).doubleValue();
-        assertTrue(measured >= 2.5 && measured < 6, "about the 3 s measured: " + phases);
-        Map<String, Object> environment = map(result, "environment");
-        assertEquals("default", environment.get("databaseProfile"), "the suite's own server, vendor defaults");
-        if (database.equals("mongodb")) {
-            assertTrue(
-                    String.valueOf(environment.get("databaseVersion")).contains("emulator, not MongoDB"),
-                    environment.toString());
-            assertTrue(
-                    String.valueOf(environment.get("databaseNote")).contains("MONGODB EMULATOR"),
-                    environment.toString());
-            assertTrue(
-                    run.out()
-                            .lines()
-                            .filter(l -> l.startsWith(engine + " x mongodb"))
-                            .allMatch(l -> l.contains("MONGODB EMULATOR")),
-                    run.out());
-        } else {
-            assertNull(environment.get("databaseNote"), environment.toString());
-        }
     }
 
     /** The README's first command: the four patterns on Flink x the suite's PostgreSQL, one table, every run verified. */
@@ -330,6 +261,10 @@ class EndToEndTest {
                 "run",
                 "--db",
                 "noop",
+                // a database of known speed (2 ms a call) is steady at once: the warm-up ends by its test,
+                // not at its maximum
+                "--db-setting",
+                "callMicros=2000",
                 "--warmup",
                 "steady:30s",
                 "--duration",
@@ -343,10 +278,8 @@ class EndToEndTest {
         Map<String, Object> warmup = map(result, "warmup");
         assertEquals("steady", warmup.get("mode"));
         int seconds = ((Number) warmup.get("seconds")).intValue();
-        assertTrue(seconds >= Warmup.WINDOW_SECONDS && seconds <= 30, warmup.toString());
-        assertTrue(
-                Boolean.TRUE.equals(warmup.get("steady")) || seconds == 30,
-                "it ended early only because it was steady: " + warmup);
+        assertTrue(seconds >= Warmup.WINDOW_SECONDS && seconds < 30, warmup.toString());
+        assertEquals(true, warmup.get("steady"), "it ended before its maximum because it was steady: " + warmup);
         List<Map<String, Object>> perSecond = list(result, "perSecond");
         assertEquals(seconds + 3, perSecond.size(), "the warm-up seconds, then 3 measured");
         assertEquals(
