@@ -21,22 +21,7 @@ final class Fixtures {
             double throughput,
             Double latency)
             throws IOException {
-        run(root, engine, database, pattern, blob, repetition, status, throughput, latency, null);
-    }
-
-    static void run(
-            Path root,
-            String engine,
-            String database,
-            String pattern,
-            int blob,
-            int repetition,
-            String status,
-            double throughput,
-            Double latency,
-            String databaseNote)
-            throws IOException {
-        run(root, engine, database, pattern, blob, repetition, status, throughput, latency, databaseNote, "default");
+        run(root, engine, database, pattern, blob, repetition, status, throughput, latency, null, "default");
     }
 
     static void run(

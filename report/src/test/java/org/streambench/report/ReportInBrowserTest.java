@@ -47,7 +47,8 @@ class ReportInBrowserTest {
                             engine.equals("apex") && blob == 1 ? "failed" : "ok",
                             700,
                             pattern.equals("read") ? 120.0 : null,
-                            "an emulator");
+                            "an emulator",
+                            "default");
                 }
             }
         }

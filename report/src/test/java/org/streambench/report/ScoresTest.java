@@ -97,8 +97,8 @@ class ScoresTest {
     void aFailedCellIsNotScoredAndItsVariantIsCountedAsSkipped(@TempDir Path dir) throws Exception {
         run(dir, "flink", "postgresql", "insert", 1, 1, "ok", 900, null);
         run(dir, "spark", "postgresql", "insert", 1, 1, "failed", 5000, null);
-        run(dir, "flink", "mongodb", "insert", 1, 1, "ok", 700, null, "emulator");
-        run(dir, "spark", "mongodb", "insert", 1, 1, "ok", 600, null, "emulator");
+        run(dir, "flink", "mongodb", "insert", 1, 1, "ok", 700, null, "emulator", "default");
+        run(dir, "spark", "mongodb", "insert", 1, 1, "ok", 600, null, "emulator", "default");
         Scores scores = Report.of(dir).scores();
         Scores.Points table1 = scores.table1();
         assertEquals(1, table1.scored());
