@@ -164,6 +164,8 @@ class EndToEndTest {
         assertTrue(((Number) environment.get("cores")).intValue() > 0);
         assertNotNull(environment.get("java"));
         assertEquals("local", environment.get("cluster"));
+        assertEquals("1g", environment.get("jobHeap"), environment.toString());
+        assertNull(environment.get("yarnResources"), environment.toString());
         assertEquals(
                 1, ((List<?>) environment.get("workers")).size(), "locally one job JVM, one worker: " + environment);
 

@@ -209,6 +209,15 @@ class YarnTest {
             @SuppressWarnings("unchecked")
             Map<String, Object> environment = (Map<String, Object>) result.get("environment");
             assertEquals("yarn", environment.get("cluster"), engine);
+            assertEquals("3.4.2", environment.get("yarnVersion"), engine);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> resources = (Map<String, Object>) environment.get("yarnResources");
+            String askedFor = Map.of(
+                            "spark", "spark.executor.instances",
+                            "flink", "taskmanager.numberOfTaskSlots",
+                            "apex", "containerMemoryMb")
+                    .get(engine);
+            assertTrue(resources.containsKey(askedFor), engine + ": what the job asked YARN for: " + resources);
             String application = String.valueOf(environment.get("applicationId"));
             assertTrue(application.matches("application_\\d+_\\d+"), engine + ": " + environment);
             assertTrue(

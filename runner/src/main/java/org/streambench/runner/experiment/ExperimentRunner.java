@@ -65,6 +65,8 @@ public final class ExperimentRunner {
     /** The submission of the run in progress, on YARN (a matrix reuses the runner); null locally. */
     private YarnSubmission submission;
 
+    private String yarnVersion;
+
     public ExperimentRunner(PrintWriter out, String jobHeap, int startupTimeoutSeconds, int stopTimeoutSeconds) {
         this(out, jobHeap, startupTimeoutSeconds, stopTimeoutSeconds, LOOPBACK, LOOPBACK, null);
     }
@@ -216,6 +218,9 @@ public final class ExperimentRunner {
         RunResult.Environment environment = new RunResult.Environment(
                 yarn == null ? "local" : "yarn",
                 submission == null ? null : submission.applicationId().orElse(null),
+                yarnVersion,
+                submission == null ? null : submission.resources(),
+                jobHeap,
                 collector.workers(),
                 report == null ? null : report.engineVersion(),
                 databaseVersion,
@@ -298,6 +303,11 @@ public final class ExperimentRunner {
     private Process launch(Engine engine, ExperimentSpec spec, Path dir, Path jobTmp) throws IOException {
         Files.createDirectories(jobTmp);
         if (yarn != null) {
+            try {
+                yarnVersion = yarn.info().hadoopVersion();
+            } catch (RuntimeException unreachable) {
+                out.println("warning: could not ask YARN for its version: " + unreachable.getMessage());
+            }
             submission = new YarnSubmission(yarn, out);
             out.println("submitting the " + engine.cliName() + " job to YARN at " + yarn.webapp() + " (log: "
                     + dir.resolve(JOB_LOG) + ")");

@@ -142,8 +142,10 @@ public record RunResult(
 
     /**
      * Where the run ran: {@code cluster} "local" (the job in a JVM of its own on this machine) or
-     * "yarn" (with its {@code applicationId}); {@code workers} the ids (host:pid) of the job's
-     * workers that reported to the runner. {@code durability}: the database's durability settings
+     * "yarn" (with its {@code applicationId}, the cluster's {@code yarnVersion} and what the job
+     * asked it for, {@code yarnResources}, by the engine's setting names); {@code jobHeap} the heap
+     * of the job's JVM, or on YARN of each container's; {@code workers} the ids (host:pid) of the
+     * job's workers that reported to the runner. {@code durability}: the database's durability settings
      * in force during the run (see Database#durabilitySettings); {@code databaseProfile} the
      * profile (default, fast) the suite's own server was started with, null for an external
      * server; {@code settledAfterPrefill}: what wrote out the reset's and prefill's work before
@@ -152,6 +154,9 @@ public record RunResult(
     public record Environment(
             String cluster,
             String applicationId,
+            String yarnVersion,
+            Map<String, String> yarnResources,
+            String jobHeap,
             List<String> workers,
             String engineVersion,
             String databaseVersion,

@@ -11,6 +11,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,6 +53,8 @@ public final class YarnSubmission {
     private final PrintWriter out;
     /** Marks the application, so the runner finds it to record and to kill it. */
     private final String tag = "streambench-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+    /** What the job asked YARN for, by the engine's own names: containers, their cores and memory. */
+    private final Map<String, String> resources = new LinkedHashMap<>();
 
     /** One submission to {@code cluster}; {@code out} takes its warnings. */
     public YarnSubmission(YarnCluster cluster, PrintWriter out) {
@@ -95,6 +99,10 @@ public final class YarnSubmission {
         settings.setProperty("spark.locality.wait", "0s");
         settings.setProperty("spark.executor.memory", containerMemory);
         settings.setProperty("spark.driver.memory", containerMemory);
+        resources.put("spark.executor.instances", Integer.toString(EXECUTORS));
+        resources.put("spark.executor.cores", Integer.toString(slots));
+        resources.put("spark.executor.memory", containerMemory);
+        resources.put("spark.driver.memory", containerMemory);
         settings.setProperty(
                 "spark.driver.extraJavaOptions", javaOptions + " -D" + JobMain.AWAIT_START_PROPERTY + "=true");
         settings.setProperty("spark.executor.extraJavaOptions", javaOptions);
@@ -175,6 +183,12 @@ public final class YarnSubmission {
         settings.setProperty("taskmanager.memory.managed.size", "0m");
         // one slot per TaskManager: a parallelism of 2 runs in two TaskManagers, each a worker of the job
         settings.setProperty("taskmanager.numberOfTaskSlots", "1");
+        for (String key : List.of(
+                "jobmanager.memory.process.size",
+                "taskmanager.memory.task.heap.size",
+                "taskmanager.numberOfTaskSlots")) {
+            resources.put(key, settings.getProperty(key));
+        }
         settings.setProperty("env.java.opts.all", javaOptions);
         settings.setProperty("env.java.opts.jobmanager", "-D" + JobMain.AWAIT_START_PROPERTY + "=true");
         if (spec.password() != null) {
@@ -237,6 +251,8 @@ public final class YarnSubmission {
         settings.setProperty("containerJvmOptions", String.join(" ", jvmFlags));
         settings.setProperty("containerMemoryMb", Long.toString(megabytes(containerMemory)));
         settings.setProperty("masterMemoryMb", Integer.toString(APEX_MASTER_MEMORY_MB));
+        resources.put("containerMemoryMb", settings.getProperty("containerMemoryMb"));
+        resources.put("masterMemoryMb", settings.getProperty("masterMemoryMb"));
         if (spec.password() != null) {
             settings.setProperty("password", spec.password());
         }
@@ -360,6 +376,11 @@ public final class YarnSubmission {
         builder.environment().put("YARN_CONF_DIR", cluster.conf().toString());
         builder.environment().remove(ExperimentSpec.PASSWORD_ENVIRONMENT);
         return builder.start();
+    }
+
+    /** What the job asked YARN for (containers, cores, memory), by the engine's own setting names. */
+    public Map<String, String> resources() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(resources));
     }
 
     /** The application, once YARN has it. */
