@@ -99,10 +99,12 @@ public final class YarnSubmission {
         settings.setProperty("spark.locality.wait", "0s");
         settings.setProperty("spark.executor.memory", containerMemory);
         settings.setProperty("spark.driver.memory", containerMemory);
-        resources.put("spark.executor.instances", Integer.toString(EXECUTORS));
-        resources.put("spark.executor.cores", Integer.toString(slots));
-        resources.put("spark.executor.memory", containerMemory);
-        resources.put("spark.driver.memory", containerMemory);
+        recordResources(
+                settings,
+                "spark.executor.instances",
+                "spark.executor.cores",
+                "spark.executor.memory",
+                "spark.driver.memory");
         settings.setProperty(
                 "spark.driver.extraJavaOptions", javaOptions + " -D" + JobMain.AWAIT_START_PROPERTY + "=true");
         settings.setProperty("spark.executor.extraJavaOptions", javaOptions);
@@ -183,12 +185,11 @@ public final class YarnSubmission {
         settings.setProperty("taskmanager.memory.managed.size", "0m");
         // one slot per TaskManager: a parallelism of 2 runs in two TaskManagers, each a worker of the job
         settings.setProperty("taskmanager.numberOfTaskSlots", "1");
-        for (String key : List.of(
+        recordResources(
+                settings,
                 "jobmanager.memory.process.size",
                 "taskmanager.memory.task.heap.size",
-                "taskmanager.numberOfTaskSlots")) {
-            resources.put(key, settings.getProperty(key));
-        }
+                "taskmanager.numberOfTaskSlots");
         settings.setProperty("env.java.opts.all", javaOptions);
         settings.setProperty("env.java.opts.jobmanager", "-D" + JobMain.AWAIT_START_PROPERTY + "=true");
         if (spec.password() != null) {
@@ -251,8 +252,7 @@ public final class YarnSubmission {
         settings.setProperty("containerJvmOptions", String.join(" ", jvmFlags));
         settings.setProperty("containerMemoryMb", Long.toString(megabytes(containerMemory)));
         settings.setProperty("masterMemoryMb", Integer.toString(APEX_MASTER_MEMORY_MB));
-        resources.put("containerMemoryMb", settings.getProperty("containerMemoryMb"));
-        resources.put("masterMemoryMb", settings.getProperty("masterMemoryMb"));
+        recordResources(settings, "containerMemoryMb", "masterMemoryMb");
         if (spec.password() != null) {
             settings.setProperty("password", spec.password());
         }
@@ -376,6 +376,12 @@ public final class YarnSubmission {
         builder.environment().put("YARN_CONF_DIR", cluster.conf().toString());
         builder.environment().remove(ExperimentSpec.PASSWORD_ENVIRONMENT);
         return builder.start();
+    }
+
+    private void recordResources(Properties settings, String... keys) {
+        for (String key : keys) {
+            resources.put(key, settings.getProperty(key));
+        }
     }
 
     /** What the job asked YARN for (containers, cores, memory), by the engine's own setting names. */
