@@ -31,10 +31,11 @@ class AccuracyTest {
      * and its backpressure's rate estimator keeps the batches short of a full second: it measured
      * 79-84 % of the ideal in six runs here ({@code bench run --engine spark --db noop --pattern read
      * --db-setting callMicros=2000}; 393 and 409/s over 4 s, 412 and 422/s over 8 s after a 4 s
-     * warm-up, the last two in the window it gets here), so its bound leaves room for a loaded machine.
+     * warm-up, the last two in the window it gets here); its bound leaves room for a loaded machine and
+     * still catches a throughput off by a factor of two.
      */
     private static final Map<String, Double> LEAST_SHARE_OF_IDEAL_THROUGHPUT =
-            Map.of("flink", 0.9, "spark", 0.75, "apex", 0.9);
+            Map.of("flink", 0.9, "spark", 0.6, "apex", 0.9);
 
     /** Spark's per-second samples alternate with its batches (e.g. 311, 476, 327, 480): it gets a longer window. */
     private static final Map<String, List<String>> WINDOW = Map.of(
@@ -100,6 +101,11 @@ class AccuracyTest {
             double interval = number(row, "intervalSeconds").doubleValue();
             assertTrue(epoch > 1_700_000_000_000L && epoch > previousEpoch, "epoch times rise: " + row);
             assertTrue(interval > 0.8 && interval < 1.5, "about a second per row: " + row);
+            if (previousEpoch > 0) {
+                assertTrue(
+                        Math.abs(epoch - previousEpoch - interval * 1000) <= 2,
+                        "each row covers the time since the previous one, none is missing: " + row);
+            }
             previousEpoch = epoch;
             recordsInRows += number(row, "records").longValue();
             generatedInRows += number(row, "generated").longValue();
@@ -109,14 +115,19 @@ class AccuracyTest {
                 .mapToLong(v -> ((Number) v).longValue())
                 .sum();
         long emitted = number(counts, "emitted").longValue();
-        // the rows miss only what came before the first sample and after the last (the drain): at most
-        // about a Spark micro-batch each, so less than two seconds' worth
+        // the rows miss only what came before the first sample (within the job's start, e.g. Spark's first
+        // micro-batch) and after the last (the stop, with its drain): at the target rate, no more than those
+        // phases' seconds allow, however long a loaded machine makes them
+        Map<String, Object> phases = map(result, "phaseSeconds");
+        double unsampledSeconds = number(phases, "jobStart").doubleValue()
+                + number(phases, "stop").doubleValue();
+        double unsampledAtMost = target * unsampledSeconds * 1.05 + 1;
         assertTrue(
-                recordsInRows <= processed && processed - recordsInRows < 2 * target,
-                "rows " + recordsInRows + ", processed " + processed);
+                recordsInRows <= processed && processed - recordsInRows <= unsampledAtMost,
+                "rows " + recordsInRows + ", processed " + processed + ", unsampled phases " + phases);
         assertTrue(
-                generatedInRows <= emitted && emitted - generatedInRows < 2 * target,
-                "rows " + generatedInRows + ", emitted " + emitted);
+                generatedInRows <= emitted && emitted - generatedInRows <= unsampledAtMost,
+                "rows " + generatedInRows + ", emitted " + emitted + ", unsampled phases " + phases);
     }
 
     @Test
