@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +41,21 @@ class RecordGeneratorTest {
         assertEquals(12, Keys.existing(Keys.MAX_EXISTING_KEYS - 1).length());
         assertThrows(IllegalStateException.class, () -> Keys.fresh(0, 0, Keys.MAX_SEQUENCE + 1));
         assertThrows(IllegalArgumentException.class, () -> Keys.fresh(0, Keys.MAX_INSTANCES, 0));
+    }
+
+    @Test
+    void keysAreThePrefixAndTheZeroPaddedDigits() {
+        for (long index : new long[] {0, 7, 42, 123_456_789, Keys.MAX_EXISTING_KEYS - 1}) {
+            assertEquals(String.format(Locale.ROOT, "e%011d", index), Keys.existing(index));
+        }
+        for (long sequence : new long[] {0, 35, 36, 999_999, Keys.MAX_SEQUENCE}) {
+            long packed = ((long) Keys.MAX_TOKEN << (Keys.INSTANCE_BITS + Keys.SEQUENCE_BITS))
+                    | (3L << Keys.SEQUENCE_BITS)
+                    | sequence;
+            String digits = Long.toString(packed, 36);
+            assertEquals("n" + "0".repeat(11 - digits.length()) + digits, Keys.fresh(Keys.MAX_TOKEN, 3, sequence));
+        }
+        assertEquals("n00000000001", Keys.fresh(0, 0, 1));
     }
 
     @Test

@@ -148,7 +148,7 @@ public final class GeneratorInstance {
             intended = (sequence % UNTHROTTLED_TIMED_EVERY) == 0 ? EpochClock.nowNanos() : TimedRecord.UNTIMED;
         }
         TimedRecord record = generator.timed(sequence++, intended);
-        emitted.set(sequence);
+        emitted.lazySet(sequence); // read only by scrapes and the in-flight check, which need no fence per record
         return record;
     }
 
