@@ -33,7 +33,11 @@ public final class FlinkJob {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration());
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.disableOperatorChaining();
-        env.fromSource(new GeneratorSource(spec), WatermarkStrategy.noWatermarks(), "generator")
+        env.fromSource(
+                        new GeneratorSource(spec),
+                        WatermarkStrategy.noWatermarks(),
+                        "generator",
+                        TimedRecordType.INSTANCE)
                 .setParallelism(spec.generatorParallelism())
                 .keyBy(TimedRecord::id)
                 .process(new Processing(spec))
