@@ -4,20 +4,18 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.streambench.generator.EpochClock;
@@ -25,10 +23,10 @@ import org.streambench.generator.TimedRecord;
 
 /**
  * All counting and timing of a job JVM, in one place: processed records and database errors by
- * operation and the read latency (Micrometer for Prometheus, HdrHistogram for exact statistics over
- * the measurement window); the end-to-end latency (from the time the rate schedule intended a
- * record for to the end of its processing) and the generator's delay behind its schedule
- * (HdrHistogram over the measurement window).
+ * operation (Micrometer); the read latency (HdrHistogram: exact statistics over the measurement
+ * window, and Prometheus histograms since the start); the end-to-end latency (from the time the
+ * rate schedule intended a record for to the end of its processing) and the generator's delay
+ * behind its schedule (HdrHistogram over the measurement window).
  * Labels: worker, engine, database, pattern, blob_bytes, operation. The endpoint also shows the job's own
  * clock, so the runner takes each sample's time where the counters are.
  */
@@ -37,9 +35,8 @@ public final class OperatorMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<Operation, Counter> processed = new EnumMap<>(Operation.class);
     private final Map<Operation, Counter> errors = new EnumMap<>(Operation.class);
-    private final Map<ReadResult, Timer> readLatency = new EnumMap<>(ReadResult.class);
-    /** One recorder per result, so a read is recorded once; the successful reads are hits and misses added up. */
-    private final Map<ReadResult, Recorder> readLatencyWindowByResult = new EnumMap<>(ReadResult.class);
+    /** Recorded once per read, by result; the successful reads are hits and misses added up. */
+    private final ReadLatencyHistograms readLatency;
     /**
      * Per-record latencies go to HdrHistogram only: a Micrometer timer with a percentile histogram
      * costs about as much as everything else the operator does per record against noop.
@@ -80,22 +77,11 @@ public final class OperatorMetrics {
                             .tags(opTags)
                             .register(registry));
         }
-        for (ReadResult result : ReadResult.values()) {
-            // failed reads get a metric of their own: they must not blend into the latency of reads that worked
-            JobProtocol.Meter meter = result == ReadResult.FAILED
-                    ? JobProtocol.Meter.READ_FAILED_LATENCY
-                    : JobProtocol.Meter.READ_LATENCY;
-            readLatency.put(
-                    result,
-                    Timer.builder(meter.meterName())
-                            .description("time of the database read call, by its result")
-                            .tags(tags.and("result", result.label()))
-                            .publishPercentileHistogram()
-                            .minimumExpectedValue(Duration.ofNanos(10_000))
-                            .maximumExpectedValue(Duration.ofSeconds(10))
-                            .register(registry));
-            readLatencyWindowByResult.put(result, new Recorder(3));
-        }
+        // failed reads get a metric of their own: they must not blend into the latency of reads that worked
+        readLatency = new ReadLatencyHistograms(tags.stream()
+                .flatMap(tag -> Stream.of(tag.getKey(), tag.getValue()))
+                .toArray(String[]::new));
+        registry.getPrometheusRegistry().register(readLatency);
         Gauge.builder(JobProtocol.Meter.JOB_CLOCK.meterName(), () -> EpochClock.nowNanos() / 1e9)
                 .baseUnit("seconds")
                 .description("the job's clock (epoch) when the metrics were read")
@@ -124,9 +110,7 @@ public final class OperatorMetrics {
     }
 
     public void recordRead(long nanos, ReadResult result) {
-        long value = Math.max(0, nanos);
-        readLatency.get(result).record(value, TimeUnit.NANOSECONDS);
-        readLatencyWindowByResult.get(result).recordValue(value);
+        readLatency.record(result, Math.max(0, nanos));
     }
 
     /**
@@ -165,17 +149,17 @@ public final class OperatorMetrics {
 
     /** Starts a new latency window (at the end of the warm-up). */
     public void resetLatencyWindow() {
-        readLatencyWindowByResult.values().forEach(Recorder::reset);
+        readLatency.resetWindow();
         endToEndWindow.reset();
         generatorDelayWindow.reset();
     }
 
     /** The latencies recorded since the last reset; also starts a new window. */
     public LatencyWindow takeLatencyWindow() {
-        Map<ReadResult, Histogram> byResult = new EnumMap<>(ReadResult.class);
-        readLatencyWindowByResult.forEach((result, recorder) -> byResult.put(result, recorder.getIntervalHistogram()));
         return LatencyWindow.of(
-                byResult, endToEndWindow.getIntervalHistogram(), generatorDelayWindow.getIntervalHistogram());
+                readLatency.takeWindow(),
+                endToEndWindow.getIntervalHistogram(),
+                generatorDelayWindow.getIntervalHistogram());
     }
 
     /**
