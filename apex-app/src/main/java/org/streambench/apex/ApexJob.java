@@ -210,15 +210,7 @@ public final class ApexJob {
         public Object fromByteArray(Slice fragment) {
             try (DataInputStream in =
                     new DataInputStream(new ByteArrayInputStream(fragment.buffer, fragment.offset, fragment.length))) {
-                return new TimedRecord(
-                        in.readUTF(),
-                        in.readInt(),
-                        in.readInt(),
-                        in.readInt(),
-                        in.readDouble(),
-                        in.readDouble(),
-                        in.readDouble(),
-                        in.readLong());
+                return TimedRecord.readFrom(in);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -228,14 +220,7 @@ public final class ApexJob {
         public Slice toByteArray(TimedRecord r) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
             try (DataOutputStream out = new DataOutputStream(bytes)) {
-                out.writeUTF(r.id());
-                out.writeInt(r.int1());
-                out.writeInt(r.int2());
-                out.writeInt(r.int3());
-                out.writeDouble(r.double1());
-                out.writeDouble(r.double2());
-                out.writeDouble(r.double3());
-                out.writeLong(r.intendedEpochNanos());
+                r.writeTo(out);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
