@@ -13,8 +13,9 @@ import org.streambench.generator.TimedRecord;
 
 /**
  * How Flink carries a {@link TimedRecord} from the generator task to the processing task: its
- * fields written one after the other ({@link TimedRecord#writeTo}). Flink's own POJO serializer reads and sets every field by
- * reflection, per record, which cost about a tenth of the job's time against the noop connector.
+ * fields written one after the other ({@link TimedRecord#writeTo}). Flink's own POJO serializer
+ * reads and sets every field by reflection, per record, which cost about a tenth of the job's time
+ * against the noop connector.
  */
 final class TimedRecordType extends TypeInformation<TimedRecord> {
 
@@ -54,9 +55,9 @@ final class TimedRecordType extends TypeInformation<TimedRecord> {
         return false;
     }
 
+    // the abstract method Flink 1.20 still requires; its SerializerConfig variant calls it
     @Override
-    @SuppressWarnings(
-            "deprecation") // the abstract method Flink 1.20 still requires; its SerializerConfig variant calls it
+    @SuppressWarnings("deprecation")
     public TypeSerializer<TimedRecord> createSerializer(ExecutionConfig config) {
         return Serializer.INSTANCE;
     }

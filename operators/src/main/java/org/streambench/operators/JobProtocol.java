@@ -23,7 +23,7 @@ public final class JobProtocol {
     public enum Meter {
         RECORDS("streambench.records", "streambench_records_total"),
         DB_ERRORS("streambench.db.errors", "streambench_db_errors_total"),
-        /** A timer: exported as {@code _count}, {@code _sum} and histogram buckets. */
+        /** A histogram: exported as {@code _bucket}, {@code _count} and {@code _sum}. */
         READ_LATENCY("streambench.read.latency", "streambench_read_latency_seconds"),
         READ_FAILED_LATENCY("streambench.read.failed.latency", "streambench_read_failed_latency_seconds"),
         GENERATED_RECORDS("streambench.generated.records", "streambench_generated_records_total"),
