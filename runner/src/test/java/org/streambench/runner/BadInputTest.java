@@ -67,7 +67,7 @@ class BadInputTest {
                 "--parallelism|100000|--parallelism 100000 is more than 128",
                 "--generator-parallelism|100000|--generator-parallelism must be at most 128",
                 "--db-setting|foo=bar|database postgresql has no setting 'foo'; its settings: url, user, password, table",
-                "--db-setting|table=bad-name|postgresql: table name 'bad-name' must be a plain SQL identifier",
+                "--db-setting|table=bad-name|postgresql: table 'bad-name' must be a plain SQL identifier",
                 "--db-password|secret|--db-user and --db-password go with --db-url",
                 "--warmup|steady:5s|--warmup steady:5s: the maximum must be at least 10 s",
                 "--warmup|steady:x|--warmup steady:MAX 'x' is not a duration",
@@ -77,12 +77,27 @@ class BadInputTest {
         assertRejected(message, option, value);
     }
 
+    /** A host:port list the connector cannot read: one line before anything starts, not a stack trace. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {
+                "cassandra|127.0.0.1:abc|cassandra: url '127.0.0.1:abc' must be host[:port],host[:port],..."
+                        + " ('127.0.0.1:abc' has no port from 1 to 65535 after its host)",
+                "hbase|zk1,127.0.0.1:99999|hbase: url 'zk1,127.0.0.1:99999' must be host[:port]",
+                "cassandra|,|cassandra: url ',' must be host[:port],host[:port],... ('' has no host)",
+            })
+    void rejectsAHostListTheConnectorCannotRead(String database, String url, String message) {
+        assertRejected(message, "--db", database, "--db-url", url);
+    }
+
     /** Checked before anything starts: no local server is started, nothing is written under the work folder. */
     @ParameterizedTest
     @CsvSource(
             delimiter = '|',
             value = {
-                "table=bad-name|postgresql|postgresql: table name 'bad-name' must be a plain SQL identifier",
+                "table=bad-name|postgresql|postgresql: table 'bad-name' must be a plain SQL identifier",
                 "readConsistency=SOME|cassandra|cassandra: readConsistency 'SOME' is no consistency level",
                 "writeConcern=w9x|mongodb|mongodb: unknown write concern 'w9x'",
                 "table=a:b:c|hbase|hbase: table name 'a:b:c' is not a legal HBase table name",

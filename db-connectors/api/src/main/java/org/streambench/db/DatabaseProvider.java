@@ -27,8 +27,9 @@ public interface DatabaseProvider {
     }
 
     /**
-     * Checks setting values that need no connection (identifier syntax, enumerations), so a bad
-     * value is refused before a server is started; throws {@link DatabaseException} saying how to fix it.
+     * Checks setting values that need no connection (identifier syntax, enumerations, the form
+     * of a url the user gave), so a bad value is refused before a server is started; throws
+     * {@link DatabaseException} saying how to fix it.
      */
     default void checkSettings(DatabaseSettings settings) {}
 

@@ -27,6 +27,19 @@ public final class DatabaseSettings implements Serializable {
         return value;
     }
 
+    /**
+     * The setting {@code key} (else {@code fallback}), which the connector puts into statements as
+     * it is, so it must be a plain identifier of the database's {@code language} (e.g. "SQL").
+     */
+    public String identifier(String key, String fallback, String database, String language) {
+        String name = get(key, fallback);
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new DatabaseException(database + ": " + key + " '" + name + "' must be a plain " + language
+                    + " identifier (letters, digits, _; not a digit first)");
+        }
+        return name;
+    }
+
     public Map<String, String> asMap() {
         return new TreeMap<>(values);
     }

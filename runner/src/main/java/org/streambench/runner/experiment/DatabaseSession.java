@@ -85,8 +85,13 @@ public final class DatabaseSession implements AutoCloseable {
             throw new UserError(
                     "--db-user and --db-password go with --db-url; the suite's local servers have generated passwords");
         }
+        Map<String, String> given = new LinkedHashMap<>();
+        if (connection.url != null) {
+            given.put("url", connection.url);
+        }
+        given.putAll(connection.extra); // as open() will
         try {
-            provider.checkSettings(new DatabaseSettings(connection.extra));
+            provider.checkSettings(new DatabaseSettings(given));
         } catch (DatabaseException e) {
             throw new UserError(e.getMessage());
         }

@@ -14,7 +14,6 @@ import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
@@ -29,6 +28,7 @@ import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
 import org.streambench.db.DatabaseSettings;
+import org.streambench.db.HostPort;
 import org.streambench.db.StoredRecord;
 import org.streambench.generator.SensorRecord;
 
@@ -40,6 +40,9 @@ import org.streambench.generator.SensorRecord;
  */
 public final class CassandraDatabase implements Database {
 
+    private static final String NAME = "cassandra";
+    private static final String LANGUAGE = "CQL";
+    private static final int DEFAULT_PORT = 9042;
     private static final int PREFILL_IN_FLIGHT = 64;
     private static final Duration SCAN_TIMEOUT = Duration.ofMinutes(5);
     /** Small pages: a page of 100 KB BLOBs must fit comfortably in the server's and the client's heap. */
@@ -54,11 +57,12 @@ public final class CassandraDatabase implements Database {
 
     @Override
     public void open(DatabaseSettings settings) {
-        String url = settings.require("url", "cassandra");
+        String url = settings.require("url", NAME);
         checkSettings(settings);
         String datacenter = settings.get("localDatacenter", "datacenter1");
-        String keyspace = identifier(settings.get("keyspace", "streambench"));
-        table = keyspace + "." + identifier(settings.get("table", "sensor_records"));
+        List<HostPort> contactPoints = HostPort.parseList(url, DEFAULT_PORT, "url", NAME);
+        String keyspace = settings.identifier("keyspace", "streambench", NAME, LANGUAGE);
+        table = keyspace + "." + settings.identifier("table", "sensor_records", NAME, LANGUAGE);
         readConsistency = DefaultConsistencyLevel.valueOf(settings.get("readConsistency", "ONE"));
         writeConsistency = DefaultConsistencyLevel.valueOf(settings.get("writeConsistency", "ONE"));
         CqlSessionBuilder builder = CqlSession.builder()
@@ -73,10 +77,8 @@ public final class CassandraDatabase implements Database {
         if (!user.isEmpty()) {
             builder.withAuthCredentials(user, settings.get("password", ""));
         }
-        for (String contact : url.split(",")) {
-            String[] hostPort = contact.trim().split(":");
-            builder.addContactPoint(
-                    new InetSocketAddress(hostPort[0], hostPort.length > 1 ? Integer.parseInt(hostPort[1]) : 9042));
+        for (HostPort contactPoint : contactPoints) {
+            builder.addContactPoint(contactPoint.address());
         }
         try {
             session = builder.build();
@@ -84,7 +86,8 @@ public final class CassandraDatabase implements Database {
             String factor = settings.get("replicationFactor", "1");
             String replication = strategy.equals("NetworkTopologyStrategy")
                     ? "{'class': 'NetworkTopologyStrategy', '" + datacenter + "': " + Integer.parseInt(factor) + "}"
-                    : "{'class': '" + identifier(strategy) + "', 'replication_factor': " + Integer.parseInt(factor)
+                    : "{'class': '" + settings.identifier("replicationStrategy", "SimpleStrategy", NAME, LANGUAGE)
+                            + "', 'replication_factor': " + Integer.parseInt(factor)
                             + "}";
             session.execute("CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = " + replication);
         } catch (DriverException e) {
@@ -313,9 +316,13 @@ public final class CassandraDatabase implements Database {
 
     /** Checks what needs no connection: identifiers, consistency levels, the replication factor. */
     static void checkSettings(DatabaseSettings settings) {
-        identifier(settings.get("keyspace", "streambench"));
-        identifier(settings.get("table", "sensor_records"));
-        identifier(settings.get("replicationStrategy", "SimpleStrategy"));
+        String url = settings.get("url", "");
+        if (!url.isEmpty()) {
+            HostPort.parseList(url, DEFAULT_PORT, "url", NAME);
+        }
+        settings.identifier("keyspace", "streambench", NAME, LANGUAGE);
+        settings.identifier("table", "sensor_records", NAME, LANGUAGE);
+        settings.identifier("replicationStrategy", "SimpleStrategy", NAME, LANGUAGE);
         for (String key : List.of("readConsistency", "writeConsistency")) {
             String level = settings.get(key, "ONE");
             try {
@@ -330,13 +337,6 @@ public final class CassandraDatabase implements Database {
             throw new DatabaseException(
                     "cassandra: replicationFactor '" + factor + "' must be a whole number from 1 to 999");
         }
-    }
-
-    private static String identifier(String name) {
-        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-            throw new DatabaseException("cassandra: '" + name + "' must be a plain CQL identifier");
-        }
-        return name;
     }
 
     private static DatabaseException failure(String what, DriverException e) {

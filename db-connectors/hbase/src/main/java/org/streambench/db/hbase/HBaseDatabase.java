@@ -1,7 +1,6 @@
 package org.streambench.db.hbase;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -34,6 +33,7 @@ import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
 import org.streambench.db.DatabaseSettings;
+import org.streambench.db.HostPort;
 import org.streambench.db.StoredRecord;
 import org.streambench.generator.SensorRecord;
 
@@ -96,12 +96,9 @@ public final class HBaseDatabase implements Database {
     /** The client retries an absent ZooKeeper for minutes; a plain TCP connect says in milliseconds. */
     private static void requireReachable(String quorum) {
         IOException last = null;
-        for (String member : quorum.split(",")) {
-            String[] hostPort = member.trim().split(":");
+        for (HostPort member : quorumMembers(quorum)) {
             try (Socket socket = new Socket()) {
-                socket.connect(
-                        new InetSocketAddress(hostPort[0], hostPort.length > 1 ? Integer.parseInt(hostPort[1]) : 2181),
-                        2000);
+                socket.connect(member.address(), 2000);
                 return;
             } catch (IOException e) {
                 last = e;
@@ -288,6 +285,10 @@ public final class HBaseDatabase implements Database {
         return new DatabaseException("hbase: could not " + what + ": " + DatabaseException.firstLine(e), e);
     }
 
+    private static List<HostPort> quorumMembers(String quorum) {
+        return HostPort.parseList(quorum, 2181, "url", "hbase");
+    }
+
     private static TableName tableName(DatabaseSettings settings) {
         String name = settings.get("table", "sensor_records");
         try {
@@ -330,6 +331,10 @@ public final class HBaseDatabase implements Database {
 
         @Override
         public void checkSettings(DatabaseSettings settings) {
+            String quorum = settings.get("url", "");
+            if (!quorum.isEmpty()) {
+                quorumMembers(quorum);
+            }
             tableName(settings);
             durability(settings);
         }

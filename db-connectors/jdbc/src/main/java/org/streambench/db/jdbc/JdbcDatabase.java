@@ -55,8 +55,7 @@ public abstract class JdbcDatabase implements Database {
     @Override
     public void open(DatabaseSettings settings) {
         String url = settings.require("url", name());
-        checkSettings(name(), settings);
-        table = settings.get("table", DEFAULT_TABLE);
+        table = settings.identifier("table", DEFAULT_TABLE, name(), "SQL");
         Properties properties = batchProperties();
         properties.setProperty("user", settings.get("user", ""));
         properties.setProperty("password", settings.get("password", ""));
@@ -78,18 +77,10 @@ public abstract class JdbcDatabase implements Database {
             return List.of("url", "user", "password", "table");
         }
 
+        /** Checks what needs no connection: the table name. */
         @Override
         public void checkSettings(DatabaseSettings settings) {
-            JdbcDatabase.checkSettings(name(), settings);
-        }
-    }
-
-    /** Checks what needs no connection: the table name. */
-    static void checkSettings(String database, DatabaseSettings settings) {
-        String name = settings.get("table", DEFAULT_TABLE);
-        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-            throw new DatabaseException(
-                    database + ": table name '" + name + "' must be a plain SQL identifier (letters, digits, _)");
+            settings.identifier("table", DEFAULT_TABLE, name(), "SQL");
         }
     }
 
