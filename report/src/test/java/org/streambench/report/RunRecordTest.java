@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.streambench.model.RunDocument;
 
 /** result.json says its layout; a reader refuses a layout newer than it knows instead of misreading it. */
 class RunRecordTest {
@@ -17,7 +18,7 @@ class RunRecordTest {
         Fixtures.run(dir, "flink", "postgresql", "update", 100, 1, "ok", 1000, 200.0);
         Path folder = dir.resolve("flink/postgresql/update/100/rep-1");
         assertEquals(1000, RunRecord.read(folder).throughputMean());
-        withSchemaVersion(folder, RunRecord.SCHEMA_VERSION);
+        withSchemaVersion(folder, RunDocument.SCHEMA_VERSION);
         assertEquals(1000, RunRecord.read(folder).throughputMean());
     }
 
@@ -25,9 +26,9 @@ class RunRecordTest {
     void refusesALayoutNewerThanItReads(@TempDir Path dir) throws Exception {
         Fixtures.run(dir, "flink", "postgresql", "update", 100, 1, "ok", 1000, 200.0);
         Path folder = dir.resolve("flink/postgresql/update/100/rep-1");
-        withSchemaVersion(folder, RunRecord.SCHEMA_VERSION + 1);
+        withSchemaVersion(folder, RunDocument.SCHEMA_VERSION + 1);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RunRecord.read(folder));
-        assertTrue(e.getMessage().contains("schemaVersion " + (RunRecord.SCHEMA_VERSION + 1)), e.getMessage());
+        assertTrue(e.getMessage().contains("schemaVersion " + (RunDocument.SCHEMA_VERSION + 1)), e.getMessage());
     }
 
     private static void withSchemaVersion(Path folder, int version) throws Exception {

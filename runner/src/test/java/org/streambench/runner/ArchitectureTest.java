@@ -58,7 +58,8 @@ class ArchitectureTest {
             "org.streambench.db.cassandra",
             "org.streambench.operators",
             "org.streambench.generator",
-            "org.streambench.report"
+            "org.streambench.report",
+            "org.streambench.model"
         }) {
             assertTrue(classes.containPackage(module), "no classes found in " + module);
         }
@@ -139,6 +140,24 @@ class ArchitectureTest {
                         "org.streambench.db",
                         "org.streambench.generator..",
                         "org.streambench.operators..",
+                        "org.streambench.runner..")));
+    }
+
+    /** The result model is shared by the runner (writes) and the report (reads): it knows neither, nor anything else of ours. */
+    @Test
+    void theResultModelStandsAlone() {
+        check(noClasses()
+                .that()
+                .resideInAPackage("org.streambench.model..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(concat(
+                        ENGINES,
+                        CONNECTOR_MODULES,
+                        "org.streambench.db",
+                        "org.streambench.generator..",
+                        "org.streambench.operators..",
+                        "org.streambench.report..",
                         "org.streambench.runner..")));
     }
 

@@ -12,6 +12,7 @@ import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.generator.SensorRecord;
+import org.streambench.model.RunDocument.Verification;
 import org.streambench.operators.Blob;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.GeneratorInstance;
@@ -19,7 +20,6 @@ import org.streambench.operators.JobReport;
 import org.streambench.operators.JobRuntime;
 import org.streambench.operators.ProcessingOperator;
 import org.streambench.runner.experiment.Verifier;
-import org.streambench.runner.results.Verification;
 
 /**
  * Drives generator and operator in this JVM against a real server, then checks that the

@@ -20,6 +20,8 @@ import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
 import org.streambench.generator.Keys;
 import org.streambench.generator.RecordGenerator;
+import org.streambench.model.RunDocument.Environment;
+import org.streambench.model.RunDocument.Verification;
 import org.streambench.operators.Blob;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobMain;
@@ -31,7 +33,6 @@ import org.streambench.runner.Home;
 import org.streambench.runner.monitor.ScrapeTargets;
 import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.RunResult;
-import org.streambench.runner.results.Verification;
 import org.streambench.runner.results.Warmup;
 import org.streambench.runner.yarn.YarnCluster;
 import org.streambench.runner.yarn.YarnSubmission;
@@ -215,7 +216,7 @@ public final class ExperimentRunner {
             }
             phases.lap("verify");
         }
-        RunResult.Environment environment = new RunResult.Environment(
+        Environment environment = new Environment(
                 yarn == null ? "local" : "yarn",
                 submission == null ? null : submission.applicationId().orElse(null),
                 yarnVersion,

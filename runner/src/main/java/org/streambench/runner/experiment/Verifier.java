@@ -12,10 +12,10 @@ import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.generator.SensorRecord;
+import org.streambench.model.RunDocument.Verification;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.Operation;
-import org.streambench.runner.results.Verification;
 
 /**
  * Checks that the database holds exactly what the operator wrote. The generators are

@@ -1,7 +1,6 @@
 package org.streambench.runner.results;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -12,10 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.streambench.model.ResultJson;
+import org.streambench.model.RunDocument;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.LatencyStats;
-import org.streambench.report.RunRecord;
 import org.streambench.runner.CleanupOnExit;
 
 /** Writes and reads result.json (self-describing: spec, results, versions, machine) and per-second.csv. */
@@ -23,7 +23,7 @@ public final class ResultFiles {
 
     public static final String RESULT = "result.json";
     public static final String PER_SECOND = "per-second.csv";
-    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private ResultFiles() {}
 
@@ -66,7 +66,7 @@ public final class ResultFiles {
                     dir.resolve(PER_SECOND),
                     StandardCopyOption.ATOMIC_MOVE,
                     StandardCopyOption.REPLACE_EXISTING);
-            writeJson(toJson(result), dir);
+            writeJson(toDocument(result), dir);
         }
     }
 
@@ -79,14 +79,11 @@ public final class ResultFiles {
             try {
                 Files.deleteIfExists(dir.resolve(PER_SECOND));
                 writeJson(
-                        ordered(
-                                "spec",
+                        new RunDocument.Interrupted(
+                                RunDocument.SCHEMA_VERSION,
                                 spec(spec),
-                                "status",
                                 "interrupted",
-                                "error",
                                 "the runner was interrupted (SIGINT or SIGTERM) before the run finished",
-                                "startedAt",
                                 startedAt),
                         dir);
             } catch (IOException e) {
@@ -95,160 +92,112 @@ public final class ResultFiles {
         }
     }
 
-    private static void writeJson(Map<String, Object> json, Path dir) throws IOException {
-        Map<String, Object> versioned = new LinkedHashMap<>();
-        versioned.put("schemaVersion", RunRecord.SCHEMA_VERSION);
-        versioned.putAll(json);
+    private static void writeJson(Record document, Path dir) throws IOException {
         Path tmp = dir.resolve(RESULT + ".tmp");
-        JSON.writeValue(tmp.toFile(), versioned);
+        Files.writeString(tmp, ResultJson.write(document));
         Files.move(tmp, dir.resolve(RESULT), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
-    static Map<String, Object> toJson(RunResult r) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("spec", spec(r.spec()));
-        json.put("status", r.status());
-        json.put("error", r.error());
-        json.put("startedAt", r.startedAt());
-        json.put("warmup", r.warmup());
-        json.put(
-                "throughput",
+    static RunDocument toDocument(RunResult r) {
+        boolean reads = r.spec().pattern().reads();
+        JobReport report = r.report();
+        Map<String, RunDocument.Latency> byResult = new LinkedHashMap<>();
+        if (report != null) {
+            report.latencyByResult().forEach((result, stats) -> byResult.put(result, latency(stats)));
+        }
+        Map<String, Double> phases = new LinkedHashMap<>();
+        r.phaseSeconds().forEach((phase, seconds) -> phases.put(phase, Math.round(seconds * 1000) / 1000.0));
+        return new RunDocument(
+                RunDocument.SCHEMA_VERSION,
+                spec(r.spec()),
+                r.status(),
+                r.error(),
+                r.startedAt(),
+                r.warmup() == null
+                        ? null
+                        : new RunDocument.Warmup(
+                                r.warmup().mode(),
+                                r.warmup().seconds(),
+                                r.warmup().steady()),
                 r.throughput() == null
                         ? null
-                        : ordered(
-                                "mean",
+                        : new RunDocument.Throughput(
                                 r.throughput().mean(),
-                                "stddev",
                                 r.throughput().stddev(),
-                                "unit",
-                                "records/s",
-                                "trendPercent",
+                                RunDocument.RECORDS_PER_SECOND,
                                 Math.round(r.throughput().trendPercent() * 10) / 10.0,
-                                "trending",
-                                r.throughput().trending()));
-        json.put(
-                "rate",
+                                r.throughput().trending()),
                 r.rate() == null
                         ? null
-                        : ordered(
-                                "target",
+                        : new RunDocument.Rate(
                                 r.rate().target(),
-                                "unit",
-                                "records/s",
-                                "generated",
+                                RunDocument.RECORDS_PER_SECOND,
                                 Math.round(r.rate().generated() * 10) / 10.0,
-                                "processed",
                                 Math.round(r.rate().processed() * 10) / 10.0,
-                                "behind",
-                                r.rate().behind()));
-        json.put("readLatencyMicros", r.spec().pattern().reads() ? latency(r.readLatencyMicros()) : null);
-        Map<String, Object> byResult = new LinkedHashMap<>();
-        if (r.report() != null) {
-            r.report().latencyByResult().forEach((result, stats) -> byResult.put(result, latency(stats)));
-        }
-        json.put("readLatencyByResultMicros", r.spec().pattern().reads() ? byResult : null);
-        json.put(
-                "endToEndLatencyMicros",
-                r.report() == null ? null : latency(r.report().endToEnd()));
-        json.put(
-                "generatorDelayMicros",
-                r.report() == null ? null : latency(r.report().generatorDelay()));
-        json.put("perSecond", r.perSecond());
-        json.put("counts", counts(r.report()));
-        json.put("verification", r.verification());
-        json.put("environment", r.environment());
-        Map<String, Object> phases = new LinkedHashMap<>();
-        r.phaseSeconds().forEach((phase, seconds) -> phases.put(phase, Math.round(seconds * 1000) / 1000.0));
-        json.put("phaseSeconds", phases);
-        return json;
+                                r.rate().behind()),
+                reads ? latency(r.readLatencyMicros()) : null,
+                reads ? byResult : null,
+                report == null ? null : latency(report.endToEnd()),
+                report == null ? null : latency(report.generatorDelay()),
+                r.perSecond().stream().map(ResultFiles::second).toList(),
+                counts(report),
+                r.verification(),
+                r.environment(),
+                phases);
     }
 
-    private static Map<String, Object> spec(ExperimentSpec s) {
-        Map<String, Object> settings = new LinkedHashMap<>(s.databaseSettings());
-        settings.computeIfPresent("password", (k, v) -> v.toString().isEmpty() ? "" : "***");
-        return ordered(
-                "engine",
+    private static RunDocument.Spec spec(ExperimentSpec s) {
+        Map<String, String> settings = new LinkedHashMap<>(s.databaseSettings());
+        settings.computeIfPresent("password", (k, v) -> v.isEmpty() ? "" : "***");
+        return new RunDocument.Spec(
                 s.engine(),
-                "database",
                 s.database(),
-                "pattern",
                 s.pattern().cliName(),
-                "blobBytes",
                 s.blobBytes(),
-                "durationSeconds",
                 s.durationSeconds(),
-                "warmupSeconds",
                 s.warmupSeconds(),
-                "rate",
                 s.rate(),
-                "keys",
                 s.keys(),
-                "parallelism",
                 s.parallelism(),
-                "generatorParallelism",
                 s.generatorParallelism(),
-                "seed",
                 s.seed(),
-                "runToken",
                 s.runToken(),
-                "recordsPerGenerator",
                 s.recordsPerGenerator(),
-                "engineSettings",
                 s.engineSettings(),
-                "databaseSettings",
                 settings);
     }
 
-    private static Map<String, Object> latency(LatencyStats l) {
-        if (l == null) {
-            return null;
-        }
-        return ordered(
-                "count",
-                l.count(),
-                "mean",
-                l.mean(),
-                "stddev",
-                l.stddev(),
-                "p50",
-                l.p50(),
-                "p95",
-                l.p95(),
-                "p99",
-                l.p99(),
-                "p999",
-                l.p999(),
-                "max",
-                l.max());
+    private static RunDocument.Second second(RunResult.Second s) {
+        return new RunDocument.Second(
+                s.second(),
+                s.epochMillis(),
+                s.intervalSeconds(),
+                s.warmup(),
+                s.records(),
+                s.generated(),
+                s.reads(),
+                s.readLatencyMeanMicros(),
+                s.errors());
     }
 
-    private static Map<String, Object> counts(JobReport report) {
+    private static RunDocument.Latency latency(LatencyStats l) {
+        return l == null
+                ? null
+                : new RunDocument.Latency(
+                        l.count(), l.mean(), l.stddev(), l.p50(), l.p95(), l.p99(), l.p999(), l.max());
+    }
+
+    private static RunDocument.Counts counts(JobReport report) {
         if (report == null) {
             return null;
         }
-        Map<String, Object> processed = new LinkedHashMap<>();
+        Map<String, Long> processed = new LinkedHashMap<>();
         report.processed().forEach((op, n) -> processed.put(op.label(), n));
-        return ordered(
-                "emitted",
-                report.totalEmitted(),
-                "emittedByInstance",
-                report.emittedByInstance(),
-                "processed",
-                processed,
-                "errors",
-                report.errors(),
-                "firstError",
-                report.firstError());
+        return new RunDocument.Counts(
+                report.totalEmitted(), report.emittedByInstance(), processed, report.errors(), report.firstError());
     }
 
-    private static Map<String, Object> ordered(Object... keysAndValues) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        for (int i = 0; i < keysAndValues.length; i += 2) {
-            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
-        }
-        return map;
-    }
-
+    /** result.json as plain maps, every field as written (tests look at it so). */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> read(Path dir) throws IOException {
         return JSON.readValue(dir.resolve(RESULT).toFile(), Map.class);

@@ -3,6 +3,8 @@ package org.streambench.runner.results;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.streambench.model.RunDocument.Environment;
+import org.streambench.model.RunDocument.Verification;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.LatencyStats;
@@ -139,38 +141,6 @@ public record RunResult(
                     mean, stddev, trendPercent, Math.abs(trendPercent) > TREND_TOLERANCE_PERCENT && t > TREND_MIN_T);
         }
     }
-
-    /**
-     * Where the run ran: {@code cluster} "local" (the job in a JVM of its own on this machine) or
-     * "yarn" (with its {@code applicationId}, the cluster's {@code yarnVersion} and what the job
-     * asked it for, {@code yarnResources}, by the engine's setting names); {@code jobHeap} the heap
-     * of the job's JVM, or on YARN of each container's; {@code workers} the ids (host:pid) of the
-     * job's workers that reported to the runner. {@code durability}: the database's durability settings
-     * in force during the run (see Database#durabilitySettings); {@code databaseProfile} the
-     * profile (default, fast) the suite's own server was started with, null for an external
-     * server; {@code settledAfterPrefill}: what wrote out the reset's and prefill's work before
-     * the job started (see Database#settle).
-     */
-    public record Environment(
-            String cluster,
-            String applicationId,
-            String yarnVersion,
-            Map<String, String> yarnResources,
-            String jobHeap,
-            List<String> workers,
-            String engineVersion,
-            String databaseVersion,
-            String databaseNote,
-            Map<String, String> durability,
-            String databaseProfile,
-            String settledAfterPrefill,
-            String java,
-            int cores,
-            long maxMemoryBytes,
-            String os,
-            String host,
-            String streambenchVersion,
-            String commit) {}
 
     public boolean passed() {
         return "ok".equals(status) && verification != null && verification.mismatches() == 0;

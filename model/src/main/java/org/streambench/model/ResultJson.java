@@ -1,0 +1,46 @@
+package org.streambench.model;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The one codec of result.json. Reading is lenient within a layout: a part a file lacks (written
+ * before it existed, or by an interrupted run) is null, and a part this code does not know is
+ * skipped; a file of a newer layout ({@code schemaVersion}) is refused.
+ */
+public final class ResultJson {
+
+    private static final ObjectMapper WRITER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper READER =
+            new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private ResultJson() {}
+
+    /** The document as result.json holds it (a {@link RunDocument} or a {@link RunDocument.Interrupted}). */
+    public static String write(Record document) throws IOException {
+        return WRITER.writeValueAsString(document);
+    }
+
+    /**
+     * Reads {@code file}; throws {@link IllegalArgumentException} when it is not a streambench
+     * result or is of a newer layout than this code reads.
+     */
+    public static RunDocument read(Path file) throws IOException {
+        JsonNode root = READER.readTree(file.toFile());
+        int schemaVersion = root.path("schemaVersion").asInt(1);
+        if (schemaVersion > RunDocument.SCHEMA_VERSION) {
+            throw new IllegalArgumentException(file + " has schemaVersion " + schemaVersion
+                    + ", newer than this streambench reads (" + RunDocument.SCHEMA_VERSION
+                    + "); report it with a newer checkout");
+        }
+        JsonNode spec = root.path("spec");
+        if (!spec.has("engine") || !spec.has("database") || !root.has("status")) {
+            throw new IllegalArgumentException(file + " is not a streambench result (no spec or status)");
+        }
+        return READER.treeToValue(root, RunDocument.class);
+    }
+}

@@ -1,0 +1,136 @@
+package org.streambench.model;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A run's {@code result.json}, field for field: the runner writes it, the report and any other
+ * tool read it, both through {@link ResultJson}. The JSON names are these components' names, so
+ * writer and reader cannot drift apart. A finished run fills every part (a part that does not
+ * apply is null, e.g. {@code rate} of an unthrottled run); a run the runner could not finish has
+ * only {@code spec}, {@code status} "interrupted", {@code error} and {@code startedAt} (see
+ * {@link Interrupted}). {@code phaseSeconds}: where the run's wall time went, by phase.
+ */
+public record RunDocument(
+        int schemaVersion,
+        Spec spec,
+        String status,
+        String error,
+        String startedAt,
+        Warmup warmup,
+        Throughput throughput,
+        Rate rate,
+        Latency readLatencyMicros,
+        Map<String, Latency> readLatencyByResultMicros,
+        Latency endToEndLatencyMicros,
+        Latency generatorDelayMicros,
+        List<Second> perSecond,
+        Counts counts,
+        Verification verification,
+        Environment environment,
+        Map<String, Double> phaseSeconds) {
+
+    /**
+     * The layout of result.json that this code writes and reads; a change that an older reader would
+     * misread raises it. Files without it were written before it was introduced, in layout 1.
+     */
+    public static final int SCHEMA_VERSION = 1;
+
+    public static final String RECORDS_PER_SECOND = "records/s";
+
+    public RunDocument {
+        if (schemaVersion == 0) { // a file without it: written before it was introduced, in layout 1
+            schemaVersion = 1;
+        }
+    }
+
+    /** A run the runner could not finish: its spec and why, no numbers. */
+    public record Interrupted(int schemaVersion, Spec spec, String status, String error, String startedAt) {}
+
+    /** What was run; the database password, if any, shows as "***". */
+    public record Spec(
+            String engine,
+            String database,
+            String pattern,
+            int blobBytes,
+            int durationSeconds,
+            int warmupSeconds,
+            double rate,
+            long keys,
+            int parallelism,
+            int generatorParallelism,
+            long seed,
+            int runToken,
+            long recordsPerGenerator,
+            Map<String, String> engineSettings,
+            Map<String, String> databaseSettings) {}
+
+    /** How the warm-up ended: {@code mode} "fixed" or "steady"; {@code steady} null for a fixed one. */
+    public record Warmup(String mode, int seconds, Boolean steady) {}
+
+    /** Processed records per second over the measured window, and whether it still trended. */
+    public record Throughput(double mean, double stddev, String unit, double trendPercent, boolean trending) {}
+
+    /** A throttled run's target, the rates achieved over the measured window, and whether it fell behind. */
+    public record Rate(double target, String unit, double generated, double processed, boolean behind) {}
+
+    /** Latency statistics in microseconds. */
+    public record Latency(long count, double mean, double stddev, long p50, long p95, long p99, long p999, long max) {}
+
+    /** One sample interval of the run (see the runner's per-second sampling). */
+    public record Second(
+            int second,
+            long epochMillis,
+            double intervalSeconds,
+            boolean warmup,
+            long records,
+            long generated,
+            long reads,
+            Double readLatencyMeanMicros,
+            long errors) {}
+
+    /** The job's own counts: records emitted (per generator instance), processed (per operation), failed calls. */
+    public record Counts(
+            long emitted,
+            Map<Integer, Long> emittedByInstance,
+            Map<String, Long> processed,
+            long errors,
+            String firstError) {}
+
+    /** What the verification after the run found; {@code details} names the first mismatches. */
+    public record Verification(
+            long checked, long mismatches, long expectedInserts, long rowDelta, List<String> details) {}
+
+    /**
+     * Where the run ran: {@code cluster} "local" (the job in a JVM of its own on this machine) or
+     * "yarn" (with its {@code applicationId}, the cluster's {@code yarnVersion} and what the job
+     * asked it for, {@code yarnResources}, by the engine's setting names); {@code jobHeap} the heap
+     * of the job's JVM, or on YARN of each container's; {@code workers} the ids (host:pid) of the
+     * job's workers that reported to the runner. {@code databaseNote}: set when the database is an
+     * emulator (its numbers say nothing about the real one). {@code durability}: the database's
+     * durability settings in force during the run; {@code databaseProfile} the profile (default,
+     * fast) the suite's own server was started with, null for an external server;
+     * {@code settledAfterPrefill}: what wrote out the reset's and prefill's work before the job
+     * started. {@code commit}: the suite's git commit.
+     */
+    public record Environment(
+            String cluster,
+            String applicationId,
+            String yarnVersion,
+            Map<String, String> yarnResources,
+            String jobHeap,
+            List<String> workers,
+            String engineVersion,
+            String databaseVersion,
+            String databaseNote,
+            Map<String, String> durability,
+            String databaseProfile,
+            String settledAfterPrefill,
+            String java,
+            int cores,
+            long maxMemoryBytes,
+            String os,
+            String host,
+            String streambenchVersion,
+            String commit) {}
+}

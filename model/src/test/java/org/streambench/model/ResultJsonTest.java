@@ -1,0 +1,193 @@
+package org.streambench.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * result.json through its one model: every field a real run wrote is a part of the model (a
+ * field the model lacks, or names otherwise, fails), and what the model writes back is what the
+ * run wrote.
+ */
+class ResultJsonTest {
+
+    private static final ObjectMapper STRICT =
+            new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper TREES = new ObjectMapper();
+
+    /** A file that `bench run` wrote today (a local Flink x Cassandra update run). */
+    @Test
+    void everyFieldOfARunsResultIsInTheModelAndWrittenBackAsItWas() throws IOException {
+        String original = resource("local-update.json");
+        RunDocument document = STRICT.readValue(original, RunDocument.class);
+        assertEquals(TREES.readTree(original), TREES.readTree(ResultJson.write(document)));
+    }
+
+    /**
+     * A file of the same layout written before three environment parts existed (a Flink x
+     * PostgreSQL run on YARN): read without loss, written back with those parts null.
+     */
+    @Test
+    void anOlderFileIsReadWithoutLossAndWhatItLacksIsNull() throws IOException {
+        String original = resource("yarn-update.json");
+        RunDocument document = STRICT.readValue(original, RunDocument.class);
+        JsonNode written = TREES.readTree(ResultJson.write(document));
+        assertSameButForAddedNulls(TREES.readTree(original), written, "");
+        assertEquals(
+                List.of("yarnVersion", "yarnResources", "jobHeap", "databaseProfile"),
+                addedNulls(TREES.readTree(original).get("environment"), written.get("environment")));
+    }
+
+    private static void assertSameButForAddedNulls(JsonNode original, JsonNode written, String path) {
+        if (!original.isObject()) {
+            assertEquals(original, written, path);
+            return;
+        }
+        for (Iterator<String> it = original.fieldNames(); it.hasNext(); ) {
+            String field = it.next();
+            assertTrue(written.has(field), path + "." + field + " was lost");
+            assertSameButForAddedNulls(original.get(field), written.get(field), path + "." + field);
+        }
+        for (String added : addedNulls(original, written)) {
+            assertTrue(written.get(added).isNull(), path + "." + added + " appeared with a value");
+        }
+    }
+
+    private static List<String> addedNulls(JsonNode original, JsonNode written) {
+        return fieldNames(written).stream()
+                .filter(field -> !original.has(field))
+                .toList();
+    }
+
+    @Test
+    void aDocumentWithEveryPartReadsBackEqual(@TempDir Path dir) throws IOException {
+        RunDocument.Latency latency = new RunDocument.Latency(10, 1.5, 0.5, 1, 2, 3, 4, 5);
+        RunDocument document = new RunDocument(
+                RunDocument.SCHEMA_VERSION,
+                spec(),
+                "failed",
+                "it broke",
+                "2026-11-24T00:00:00Z",
+                new RunDocument.Warmup("steady", 12, true),
+                new RunDocument.Throughput(100.5, 3.25, RunDocument.RECORDS_PER_SECOND, -1.5, false),
+                new RunDocument.Rate(200, RunDocument.RECORDS_PER_SECOND, 199.5, 150.0, true),
+                latency,
+                Map.of("hit", latency, "miss", new RunDocument.Latency(1, 2, 0, 2, 2, 2, 2, 2)),
+                latency,
+                latency,
+                List.of(new RunDocument.Second(1, 1_795_000_000_000L, 1.002, true, 90, 100, 90, 12.5, 0)),
+                new RunDocument.Counts(300, Map.of(0, 150L, 1, 150L), Map.of("read", 300L), 1, "read k: timeout"),
+                new RunDocument.Verification(10, 1, 5, -1, List.of("key k: int_1 3 != 4")),
+                new RunDocument.Environment(
+                        "yarn",
+                        "application_1_0001",
+                        "3.4.2",
+                        Map.of("spark.executor.instances", "2"),
+                        "1g",
+                        List.of("vm:1", "vm:2"),
+                        "Spark 3.5",
+                        "PostgreSQL 17",
+                        null,
+                        Map.of("fsync", "on"),
+                        "default",
+                        "CHECKPOINT",
+                        "Java 17",
+                        2,
+                        1L << 30,
+                        "Linux",
+                        "vm",
+                        "0.1.0",
+                        "abc"),
+                Map.of("reset", 0.5));
+        Path file = dir.resolve("result.json");
+        Files.writeString(file, ResultJson.write(document));
+        assertEquals(document, ResultJson.read(file));
+        assertEquals(document, STRICT.readValue(file.toFile(), RunDocument.class));
+    }
+
+    @Test
+    void anInterruptedRunHasItsSpecAndWhyButNoNumbers(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("result.json");
+        Files.writeString(
+                file,
+                ResultJson.write(new RunDocument.Interrupted(
+                        RunDocument.SCHEMA_VERSION, spec(), "interrupted", "SIGTERM", "2026-11-24T00:00:00Z")));
+        JsonNode tree = TREES.readTree(file.toFile());
+        assertEquals(List.of("schemaVersion", "spec", "status", "error", "startedAt"), fieldNames(tree));
+        RunDocument read = ResultJson.read(file);
+        assertEquals("interrupted", read.status());
+        assertEquals(spec(), read.spec());
+        assertNull(read.throughput());
+        assertNull(read.perSecond());
+    }
+
+    @Test
+    void aFileWithoutSchemaVersionIsOfTheFirstLayout(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("result.json");
+        Files.writeString(file, "{\"spec\": {\"engine\": \"flink\", \"database\": \"mariadb\"}, \"status\": \"ok\"}");
+        assertEquals(1, ResultJson.read(file).schemaVersion());
+    }
+
+    @Test
+    void aFileOfANewerLayoutOrWithoutSpecIsRefused(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("result.json");
+        Files.writeString(
+                file,
+                "{\"schemaVersion\": " + (RunDocument.SCHEMA_VERSION + 1)
+                        + ", \"spec\": {\"engine\": \"flink\", \"database\": \"mariadb\"}, \"status\": \"ok\"}");
+        IllegalArgumentException newer = assertThrows(IllegalArgumentException.class, () -> ResultJson.read(file));
+        assertTrue(newer.getMessage().contains("newer than this streambench reads"), newer.getMessage());
+        Files.writeString(file, "{\"status\": \"ok\"}");
+        IllegalArgumentException notOurs = assertThrows(IllegalArgumentException.class, () -> ResultJson.read(file));
+        assertTrue(notOurs.getMessage().contains("is not a streambench result"), notOurs.getMessage());
+    }
+
+    private static RunDocument.Spec spec() {
+        return new RunDocument.Spec(
+                "spark",
+                "postgresql",
+                "mixed",
+                10_000,
+                20,
+                15,
+                200,
+                2000,
+                1,
+                1,
+                7,
+                123_456,
+                0,
+                Map.of("batchIntervalMillis", "1000"),
+                Map.of("url", "jdbc:postgresql://h/db", "password", "***"));
+    }
+
+    private static List<String> fieldNames(JsonNode tree) {
+        List<String> names = new ArrayList<>();
+        for (Iterator<String> it = tree.fieldNames(); it.hasNext(); ) {
+            names.add(it.next());
+        }
+        return names;
+    }
+
+    private static String resource(String file) throws IOException {
+        try (InputStream in = ResultJsonTest.class.getResourceAsStream("/results/" + file)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
