@@ -1,13 +1,13 @@
 package org.streambench.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.streambench.model.JournalJson;
+import org.streambench.model.MatrixJournal;
 
 /**
  * What a matrix planned, from its journal {@code matrix.json} (a matrix folder has one; a folder of
@@ -16,49 +16,31 @@ import java.util.Set;
  */
 public record PlannedCells(int planned, List<Missing> missing) {
 
-    public static final String JOURNAL = "matrix.json";
-    /** The journal layout this checkout writes and reads; the matrix runner writes it under "version". */
-    public static final int JOURNAL_VERSION = 1;
-
     /** A planned experiment without a result.json: {@code state} pending, running (interrupted) or failed. */
     public record Missing(
             String id, String engine, String database, String pattern, int blobBytes, String state, String reason) {}
 
     /** The journal's plan, or null when {@code dir} is not a matrix folder; throws if the journal cannot be read. */
     static PlannedCells read(Path dir, Set<Path> folderWithResults) throws IOException {
-        Path journal = dir.resolve(JOURNAL);
+        Path journal = dir.resolve(MatrixJournal.FILE);
         if (!Files.isRegularFile(journal)) {
             return null;
         }
-        JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(journal.toFile());
-        } catch (IOException e) {
-            throw new IllegalArgumentException(journal + " is not a readable matrix journal: " + e.getMessage());
-        }
-        int version = root.path("version").asInt(JOURNAL_VERSION);
-        if (version > JOURNAL_VERSION) {
-            throw new IllegalArgumentException(journal + " was written by a newer streambench (journal version "
-                    + version + ", this one reads " + JOURNAL_VERSION + "); report it with that version");
-        }
-        if (!root.path("cells").isArray()) {
-            throw new IllegalArgumentException(journal + " is not a matrix journal (it has no cells)");
-        }
+        MatrixJournal document = JournalJson.read(journal);
         List<Missing> missing = new ArrayList<>();
-        for (JsonNode cell : root.get("cells")) {
-            String id = cell.path("id").asText();
-            if (folderWithResults.contains(dir.resolve(id).normalize())) {
+        for (MatrixJournal.CellEntry cell : document.cells()) {
+            if (folderWithResults.contains(dir.resolve(cell.id()).normalize())) {
                 continue;
             }
             missing.add(new Missing(
-                    id,
-                    cell.path("engine").asText(),
-                    cell.path("database").asText(),
-                    cell.path("pattern").asText(),
-                    cell.path("blobBytes").asInt(),
-                    cell.path("state").asText(),
-                    cell.path("reason").isNull() ? null : cell.path("reason").asText()));
+                    cell.id(),
+                    cell.engine(),
+                    cell.database(),
+                    cell.pattern(),
+                    cell.blobBytes(),
+                    cell.state(),
+                    cell.reason()));
         }
-        return new PlannedCells(root.get("cells").size(), List.copyOf(missing));
+        return new PlannedCells(document.cells().size(), List.copyOf(missing));
     }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.streambench.model.MatrixJournal;
 
 /** A report of a matrix whose journal plans more experiments than have results says so, cell by cell. */
 class UnfinishedMatrixTest {
@@ -69,7 +70,7 @@ class UnfinishedMatrixTest {
     @Test
     void anUnreadableJournalIsRefused(@TempDir Path dir) throws Exception {
         run(dir, "flink", "postgresql", "insert", 1, 1, "ok", 1000, null);
-        Files.writeString(dir.resolve(PlannedCells.JOURNAL), "{not json");
+        Files.writeString(dir.resolve(MatrixJournal.FILE), "{not json");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Report.of(dir));
         assertTrue(e.getMessage().contains("is not a readable matrix journal"), e.getMessage());
     }
@@ -78,8 +79,8 @@ class UnfinishedMatrixTest {
     void aJournalOfANewerLayoutIsRefused(@TempDir Path dir) throws Exception {
         run(dir, "flink", "postgresql", "insert", 1, 1, "ok", 1000, null);
         Files.writeString(
-                dir.resolve(PlannedCells.JOURNAL),
-                "{\"version\": " + (PlannedCells.JOURNAL_VERSION + 1) + ", \"cells\": []}",
+                dir.resolve(MatrixJournal.FILE),
+                "{\"version\": " + (MatrixJournal.VERSION + 1) + ", \"cells\": []}",
                 StandardCharsets.UTF_8);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Report.of(dir));
         assertTrue(e.getMessage().contains("was written by a newer streambench"), e.getMessage());
@@ -94,7 +95,7 @@ class UnfinishedMatrixTest {
 
     private static void journal(Path dir, String... cells) throws Exception {
         Files.writeString(
-                dir.resolve(PlannedCells.JOURNAL),
+                dir.resolve(MatrixJournal.FILE),
                 "{\"version\": 1, \"cells\": [" + String.join(", ", cells) + "]}",
                 StandardCharsets.UTF_8);
     }

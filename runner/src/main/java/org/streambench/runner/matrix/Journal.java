@@ -1,10 +1,5 @@
 package org.streambench.runner.matrix;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +9,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.streambench.report.PlannedCells;
+import org.streambench.model.JournalJson;
+import org.streambench.model.MatrixJournal;
 
 /**
  * The state of a matrix, in {@code DIR/matrix.json}, rewritten atomically after every change: the
@@ -24,9 +20,8 @@ import org.streambench.report.PlannedCells;
  */
 public final class Journal {
 
-    public static final String FILE = PlannedCells.JOURNAL;
-    /** One number for both readers of the journal: the matrix runner (resume) and the report. */
-    public static final int VERSION = PlannedCells.JOURNAL_VERSION;
+    public static final String FILE = MatrixJournal.FILE;
+    public static final int VERSION = MatrixJournal.VERSION;
 
     public enum State {
         PENDING,
@@ -67,8 +62,6 @@ public final class Journal {
         }
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
     private final Path dir;
     private final MatrixPlan plan;
     private final List<String> options;
@@ -99,51 +92,33 @@ public final class Journal {
         if (!exists(dir)) {
             throw new IllegalArgumentException(dir + " is not a matrix folder (it has no " + FILE + ")");
         }
-        JsonNode root;
-        try {
-            root = JSON.readTree(dir.resolve(FILE).toFile());
-        } catch (IOException e) {
+        MatrixJournal document = JournalJson.read(dir.resolve(FILE));
+        MatrixJournal.Plan p = document.plan();
+        if (p == null
+                || p.engines() == null
+                || p.databases() == null
+                || p.patterns() == null
+                || p.blobs() == null
+                || document.options() == null) {
             throw new IllegalArgumentException(
-                    dir.resolve(FILE) + " is not a readable matrix journal: " + e.getMessage());
+                    dir.resolve(FILE) + " has no plan or options: it is not a journal bench matrix can resume");
         }
-        int version = root.path("version").asInt(-1);
-        if (version > VERSION) {
-            throw new IllegalArgumentException(
-                    dir.resolve(FILE) + " was written by a newer streambench (journal version " + version
-                            + ", this one reads " + VERSION + "); use that version");
-        }
-        if (version != VERSION || !root.has("plan") || !root.has("cells")) {
-            throw new IllegalArgumentException(dir.resolve(FILE) + " is not a matrix journal of version " + VERSION);
-        }
-        JsonNode p = root.get("plan");
-        MatrixPlan plan = new MatrixPlan(
-                strings(p.get("engines")),
-                strings(p.get("databases")),
-                strings(p.get("patterns")),
-                strings(p.get("blobs")).stream().map(Integer::valueOf).toList(),
-                p.get("repetitions").asInt(),
-                p.get("shuffleSeed").isNull() ? null : p.get("shuffleSeed").asLong());
-        Journal journal = new Journal(
-                dir, plan, strings(root.get("options")), root.path("createdAt").asText());
-        for (JsonNode c : root.get("cells")) {
-            Entry entry = new Entry(new Cell(
-                    c.get("engine").asText(),
-                    c.get("database").asText(),
-                    c.get("pattern").asText(),
-                    c.get("blobBytes").asInt(),
-                    c.get("repetition").asInt()));
-            entry.state = State.parse(c.get("state").asText());
-            entry.reason = text(c, "reason");
-            entry.startedAt = text(c, "startedAt");
-            entry.wallSeconds = number(c, "wallSeconds");
-            entry.measuredSeconds = number(c, "measuredSeconds");
-            entry.overheadSeconds = number(c, "overheadSeconds");
-            entry.throughput = number(c, "throughput");
-            entry.attempts = c.path("attempts").asInt(0);
-            c.path("phaseSeconds")
-                    .fields()
-                    .forEachRemaining(
-                            f -> entry.phaseSeconds.put(f.getKey(), f.getValue().asDouble()));
+        MatrixPlan plan =
+                new MatrixPlan(p.engines(), p.databases(), p.patterns(), p.blobs(), p.repetitions(), p.shuffleSeed());
+        Journal journal = new Journal(dir, plan, document.options(), document.createdAt());
+        for (MatrixJournal.CellEntry c : document.cells()) {
+            Entry entry = new Entry(new Cell(c.engine(), c.database(), c.pattern(), c.blobBytes(), c.repetition()));
+            entry.state = State.parse(c.state());
+            entry.reason = c.reason();
+            entry.startedAt = c.startedAt();
+            entry.wallSeconds = c.wallSeconds();
+            entry.measuredSeconds = c.measuredSeconds();
+            entry.overheadSeconds = c.overheadSeconds();
+            entry.throughput = c.throughput();
+            entry.attempts = c.attempts();
+            if (c.phaseSeconds() != null) {
+                entry.phaseSeconds.putAll(c.phaseSeconds());
+            }
             journal.entries.put(entry.cell.id(), entry);
         }
         return journal;
@@ -171,69 +146,47 @@ public final class Journal {
     }
 
     public synchronized void save() throws IOException {
-        ObjectNode root = JSON.createObjectNode();
-        root.put("version", VERSION);
-        root.put("createdAt", createdAt);
-        ObjectNode p = root.putObject("plan");
-        strings(p.putArray("engines"), plan.engines());
-        strings(p.putArray("databases"), plan.databases());
-        strings(p.putArray("patterns"), plan.patterns());
-        ArrayNode blobs = p.putArray("blobs");
-        plan.blobs().forEach(blobs::add);
-        p.put("repetitions", plan.repetitions());
-        if (plan.shuffleSeed() == null) {
-            p.putNull("shuffleSeed");
-        } else {
-            p.put("shuffleSeed", plan.shuffleSeed());
-        }
-        strings(root.putArray("options"), options);
-        ObjectNode summary = root.putObject("summary");
+        Map<String, Long> summary = new LinkedHashMap<>();
         for (State state : State.values()) {
             summary.put(state.label(), count(state));
         }
-        ArrayNode cells = root.putArray("cells");
+        List<MatrixJournal.CellEntry> cells = new ArrayList<>();
         for (Entry e : entries.values()) {
-            ObjectNode c = cells.addObject();
-            c.put("id", e.cell.id());
-            c.put("engine", e.cell.engine());
-            c.put("database", e.cell.database());
-            c.put("pattern", e.cell.pattern());
-            c.put("blobBytes", e.cell.blobBytes());
-            c.put("repetition", e.cell.repetition());
-            c.put("state", e.state.label());
-            c.put("reason", e.reason);
-            c.put("attempts", e.attempts);
-            c.put("startedAt", e.startedAt);
-            c.put("wallSeconds", e.wallSeconds);
-            c.put("measuredSeconds", e.measuredSeconds);
-            c.put("overheadSeconds", e.overheadSeconds);
-            c.put("throughput", e.throughput);
-            ObjectNode phases = c.putObject("phaseSeconds");
+            Map<String, Double> phases = new LinkedHashMap<>();
             e.phaseSeconds.forEach((phase, seconds) -> phases.put(phase, Math.round(seconds * 1000) / 1000.0));
+            cells.add(new MatrixJournal.CellEntry(
+                    e.cell.id(),
+                    e.cell.engine(),
+                    e.cell.database(),
+                    e.cell.pattern(),
+                    e.cell.blobBytes(),
+                    e.cell.repetition(),
+                    e.state.label(),
+                    e.reason,
+                    e.attempts,
+                    e.startedAt,
+                    e.wallSeconds,
+                    e.measuredSeconds,
+                    e.overheadSeconds,
+                    e.throughput,
+                    phases));
         }
+        MatrixJournal document = new MatrixJournal(
+                VERSION,
+                createdAt,
+                new MatrixJournal.Plan(
+                        plan.engines(),
+                        plan.databases(),
+                        plan.patterns(),
+                        plan.blobs(),
+                        plan.repetitions(),
+                        plan.shuffleSeed()),
+                options,
+                summary,
+                cells);
         Files.createDirectories(dir);
         Path tmp = dir.resolve(FILE + ".tmp");
-        JSON.writeValue(tmp.toFile(), root);
+        Files.writeString(tmp, JournalJson.write(document));
         Files.move(tmp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    private static List<String> strings(JsonNode array) {
-        List<String> values = new ArrayList<>();
-        array.forEach(node -> values.add(node.asText()));
-        return values;
-    }
-
-    private static void strings(ArrayNode array, List<String> values) {
-        values.forEach(array::add);
-    }
-
-    private static String text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asText();
-    }
-
-    private static Double number(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asDouble();
     }
 }

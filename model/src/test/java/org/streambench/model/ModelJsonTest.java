@@ -21,11 +21,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * result.json through its one model: every field a real run wrote is a part of the model (a
- * field the model lacks, or names otherwise, fails), and what the model writes back is what the
- * run wrote.
+ * result.json and matrix.json through their one model: every field a real run or matrix wrote
+ * is a part of the model (a field the model lacks, or names otherwise, fails), and what the model
+ * writes back is what was written.
  */
-class ResultJsonTest {
+class ModelJsonTest {
 
     private static final ObjectMapper STRICT =
             new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -158,6 +158,31 @@ class ResultJsonTest {
         assertTrue(notOurs.getMessage().contains("is not a streambench result"), notOurs.getMessage());
     }
 
+    /** A journal `bench matrix` wrote, cut to four cells (two ok, the running one, a pending one). */
+    @Test
+    void everyFieldOfAMatrixJournalIsInTheModelAndWrittenBackAsItWas() throws IOException {
+        String original = resource("matrix.json");
+        MatrixJournal journal = STRICT.readValue(original, MatrixJournal.class);
+        assertEquals(TREES.readTree(original), TREES.readTree(JournalJson.write(journal)));
+        assertEquals(
+                List.of("ok", "ok", "running", "pending"),
+                journal.cells().stream().map(MatrixJournal.CellEntry::state).toList());
+    }
+
+    @Test
+    void aJournalThatIsNoneOrOfANewerLayoutIsRefused(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve(MatrixJournal.FILE);
+        Files.writeString(file, "{\"version\": " + (MatrixJournal.VERSION + 1) + ", \"cells\": []}");
+        IllegalArgumentException newer = assertThrows(IllegalArgumentException.class, () -> JournalJson.read(file));
+        assertTrue(newer.getMessage().contains("was written by a newer streambench"), newer.getMessage());
+        Files.writeString(file, "{\"version\": 1}");
+        IllegalArgumentException noCells = assertThrows(IllegalArgumentException.class, () -> JournalJson.read(file));
+        assertTrue(noCells.getMessage().contains("is not a matrix journal"), noCells.getMessage());
+        Files.writeString(file, "{not json");
+        IllegalArgumentException broken = assertThrows(IllegalArgumentException.class, () -> JournalJson.read(file));
+        assertTrue(broken.getMessage().contains("is not a readable matrix journal"), broken.getMessage());
+    }
+
     private static RunDocument.Spec spec() {
         return new RunDocument.Spec(
                 "spark",
@@ -186,7 +211,7 @@ class ResultJsonTest {
     }
 
     private static String resource(String file) throws IOException {
-        try (InputStream in = ResultJsonTest.class.getResourceAsStream("/results/" + file)) {
+        try (InputStream in = ModelJsonTest.class.getResourceAsStream("/results/" + file)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }

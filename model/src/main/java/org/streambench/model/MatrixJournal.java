@@ -1,0 +1,61 @@
+package org.streambench.model;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A matrix's journal, {@code matrix.json}, field for field: the matrix runner writes it after
+ * every change and reads it to resume, the report reads it to tell an unfinished matrix; both go
+ * through {@link JournalJson}. {@code options}: the command-line options (besides the
+ * axes) every cell runs with; {@code summary}: how many cells are in each state.
+ */
+public record MatrixJournal(
+        int version,
+        String createdAt,
+        Plan plan,
+        List<String> options,
+        Map<String, Long> summary,
+        List<CellEntry> cells) {
+
+    public static final String FILE = "matrix.json";
+    /** The journal layout this code writes and reads. */
+    public static final int VERSION = 1;
+
+    public MatrixJournal {
+        if (version == 0) { // a journal without it: written before it was introduced, in layout 1
+            version = 1;
+        }
+    }
+
+    /** The axes and repetitions; {@code shuffleSeed} null for the fixed order. */
+    public record Plan(
+            List<String> engines,
+            List<String> databases,
+            List<String> patterns,
+            List<Integer> blobs,
+            int repetitions,
+            Long shuffleSeed) {}
+
+    /**
+     * One planned experiment and how it went. {@code state}: pending, running (from just before its
+     * run starts until its result is in), ok or failed (with its {@code reason});
+     * {@code measuredSeconds}: warm-up plus measured window; {@code overheadSeconds}: the rest of
+     * its wall time; {@code phaseSeconds}: where that went, phase by phase.
+     */
+    public record CellEntry(
+            String id,
+            String engine,
+            String database,
+            String pattern,
+            int blobBytes,
+            int repetition,
+            String state,
+            String reason,
+            int attempts,
+            String startedAt,
+            Double wallSeconds,
+            Double measuredSeconds,
+            Double overheadSeconds,
+            Double throughput,
+            Map<String, Double> phaseSeconds) {}
+}
