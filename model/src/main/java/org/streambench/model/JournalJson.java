@@ -1,9 +1,6 @@
 package org.streambench.model;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -13,14 +10,10 @@ import java.nio.file.Path;
  */
 public final class JournalJson {
 
-    private static final ObjectMapper WRITER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private static final ObjectMapper READER =
-            new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-
     private JournalJson() {}
 
     public static String write(MatrixJournal journal) throws IOException {
-        return WRITER.writeValueAsString(journal);
+        return Mappers.WRITER.writeValueAsString(journal);
     }
 
     /**
@@ -30,7 +23,7 @@ public final class JournalJson {
     public static MatrixJournal read(Path file) throws IOException {
         JsonNode root;
         try {
-            root = READER.readTree(file.toFile());
+            root = Mappers.READER.readTree(file.toFile());
         } catch (IOException e) {
             throw new IllegalArgumentException(file + " is not a readable matrix journal: " + e.getMessage());
         }
@@ -42,6 +35,6 @@ public final class JournalJson {
         if (!root.path("cells").isArray()) {
             throw new IllegalArgumentException(file + " is not a matrix journal (it has no cells)");
         }
-        return READER.treeToValue(root, MatrixJournal.class);
+        return Mappers.READER.treeToValue(root, MatrixJournal.class);
     }
 }

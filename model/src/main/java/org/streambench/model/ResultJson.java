@@ -1,9 +1,6 @@
 package org.streambench.model;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -14,15 +11,16 @@ import java.nio.file.Path;
  */
 public final class ResultJson {
 
-    private static final ObjectMapper WRITER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private static final ObjectMapper READER =
-            new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-
     private ResultJson() {}
 
-    /** The document as result.json holds it (a {@link RunDocument} or a {@link RunDocument.Interrupted}). */
-    public static String write(Record document) throws IOException {
-        return WRITER.writeValueAsString(document);
+    /** A finished run's result.json. */
+    public static String write(RunDocument document) throws IOException {
+        return Mappers.WRITER.writeValueAsString(document);
+    }
+
+    /** The result.json of a run the runner could not finish. */
+    public static String write(RunDocument.Interrupted document) throws IOException {
+        return Mappers.WRITER.writeValueAsString(document);
     }
 
     /**
@@ -30,7 +28,7 @@ public final class ResultJson {
      * result or is of a newer layout than this code reads.
      */
     public static RunDocument read(Path file) throws IOException {
-        JsonNode root = READER.readTree(file.toFile());
+        JsonNode root = Mappers.READER.readTree(file.toFile());
         int schemaVersion = root.path("schemaVersion").asInt(1);
         if (schemaVersion > RunDocument.SCHEMA_VERSION) {
             throw new IllegalArgumentException(file + " has schemaVersion " + schemaVersion
@@ -41,6 +39,6 @@ public final class ResultJson {
         if (!spec.has("engine") || !spec.has("database") || !root.has("status")) {
             throw new IllegalArgumentException(file + " is not a streambench result (no spec or status)");
         }
-        return READER.treeToValue(root, RunDocument.class);
+        return Mappers.READER.treeToValue(root, RunDocument.class);
     }
 }

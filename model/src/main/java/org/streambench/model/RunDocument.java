@@ -77,7 +77,13 @@ public record RunDocument(
     /** Latency statistics in microseconds. */
     public record Latency(long count, double mean, double stddev, long p50, long p95, long p99, long p999, long max) {}
 
-    /** One sample interval of the run (see the runner's per-second sampling). */
+    /**
+     * One sample interval (about a second): what happened between the previous sample and this one.
+     * {@code epochMillis}: the job's clock when it read the counters that end the interval;
+     * {@code intervalSeconds}: the interval's length on that clock; {@code records} (processed),
+     * {@code generated}, {@code reads}, {@code errors}: exact counts in the interval, so the rows of a
+     * run add up to its counters; {@code readLatencyMeanMicros} is null in an interval without reads.
+     */
     public record Second(
             int second,
             long epochMillis,
@@ -87,7 +93,18 @@ public record RunDocument(
             long generated,
             long reads,
             Double readLatencyMeanMicros,
-            long errors) {}
+            long errors) {
+
+        /** A one-second interval of {@code records} processed and generated, without reads or a clock (for tests). */
+        public static Second of(int second, boolean warmup, long records) {
+            return new Second(second, 0, 1.0, warmup, records, records, 0, null, 0);
+        }
+
+        /** Processed records per second in this interval. */
+        public double recordsPerSecond() {
+            return intervalSeconds > 0 ? records / intervalSeconds : 0;
+        }
+    }
 
     /** The job's own counts: records emitted (per generator instance), processed (per operation), failed calls. */
     public record Counts(

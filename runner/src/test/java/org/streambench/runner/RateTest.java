@@ -9,16 +9,17 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.streambench.model.RunDocument.Second;
 import org.streambench.runner.results.RunResult;
 
 /** When a throttled run counts as behind its target, on hand-made per-second rows. */
 class RateTest {
 
-    private static List<RunResult.Second> rows(long[] generated, long[] processed) {
-        List<RunResult.Second> rows = new ArrayList<>();
-        rows.add(new RunResult.Second(0, 0, 1.0, true, 0, 0, 0, null, 0)); // warm-up: not counted
+    private static List<Second> rows(long[] generated, long[] processed) {
+        List<Second> rows = new ArrayList<>();
+        rows.add(new Second(0, 0, 1.0, true, 0, 0, 0, null, 0)); // warm-up: not counted
         for (int i = 0; i < generated.length; i++) {
-            rows.add(new RunResult.Second(i + 1, 0, 1.0, false, processed[i], generated[i], 0, null, 0));
+            rows.add(new Second(i + 1, 0, 1.0, false, processed[i], generated[i], 0, null, 0));
         }
         return rows;
     }

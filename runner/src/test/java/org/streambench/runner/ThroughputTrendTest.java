@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Test;
+import org.streambench.model.RunDocument.Second;
 import org.streambench.runner.results.RunResult;
 
 /** The measured window's trend, on per-second series computed by hand. */
@@ -15,9 +16,9 @@ class ThroughputTrendTest {
 
     /** {@code warmup} warm-up seconds, then {@code measured} seconds; records of second i (1-based) from {@code records}. */
     private static RunResult.Throughput of(int warmup, int measured, IntToLongFunction records) {
-        List<RunResult.Second> seconds = new ArrayList<>();
+        List<Second> seconds = new ArrayList<>();
         for (int i = 1; i <= warmup + measured; i++) {
-            seconds.add(RunResult.Second.of(i, i <= warmup, records.applyAsLong(i)));
+            seconds.add(Second.of(i, i <= warmup, records.applyAsLong(i)));
         }
         return RunResult.Throughput.of(seconds);
     }

@@ -21,6 +21,7 @@ import org.streambench.db.DatabaseException;
 import org.streambench.generator.Keys;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.model.RunDocument.Environment;
+import org.streambench.model.RunDocument.Second;
 import org.streambench.model.RunDocument.Verification;
 import org.streambench.operators.Blob;
 import org.streambench.operators.ExperimentSpec;
@@ -153,7 +154,7 @@ public final class ExperimentRunner {
 
         // the job JVM starts its engine while the database is prefilled and settles; its
         // generators wait for the start request sent once the database is ready
-        List<RunResult.Second> seconds = new ArrayList<>();
+        List<Second> seconds = new ArrayList<>();
         String error = null;
         String settled = null;
         long rowsBefore = 0;
@@ -352,8 +353,7 @@ public final class ExperimentRunner {
         return builder.start();
     }
 
-    public void sample(
-            Process job, ExperimentSpec spec, JobCollector collector, Path jobLog, List<RunResult.Second> seconds)
+    public void sample(Process job, ExperimentSpec spec, JobCollector collector, Path jobLog, List<Second> seconds)
             throws InterruptedException, JobFailure {
         sample(job, spec, collector, false, jobLog, seconds, new Phases());
     }
@@ -369,7 +369,7 @@ public final class ExperimentRunner {
             JobCollector collector,
             boolean steadyWarmup,
             Path jobLog,
-            List<RunResult.Second> seconds,
+            List<Second> seconds,
             Phases phases)
             throws InterruptedException, JobFailure {
         MetricsScraper.Snapshot previous = awaitFirstRecords(job, spec, collector, jobLog);
@@ -406,7 +406,7 @@ public final class ExperimentRunner {
                 return;
             }
             double reads = now.reads() - previous.reads();
-            seconds.add(new RunResult.Second(
+            seconds.add(new Second(
                     second,
                     now.jobEpochNanos() / 1_000_000,
                     now.secondsSince(previous),
@@ -432,7 +432,7 @@ public final class ExperimentRunner {
             }
             if (second % PROGRESS_EVERY_SECONDS == 0
                     || (warmupEnd != UNDECIDED && second == warmupEnd + spec.durationSeconds())) {
-                RunResult.Second last = seconds.get(seconds.size() - 1);
+                Second last = seconds.get(seconds.size() - 1);
                 out.printf(
                         Locale.ROOT,
                         "  [%3d/%s s] %,d records/s%s%n",

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.streambench.model.ResultJson;
 import org.streambench.model.RunDocument;
+import org.streambench.model.RunDocument.Second;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.LatencyStats;
@@ -43,7 +44,7 @@ public final class ResultFiles {
             try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvTmp))) {
                 csv.println(
                         "second,epochMillis,intervalSeconds,warmup,records,generated,reads,readLatencyMeanMicros,errors");
-                for (RunResult.Second s : result.perSecond()) {
+                for (Second s : result.perSecond()) {
                     String latency = s.readLatencyMeanMicros() == null
                             ? ""
                             : String.format(Locale.ROOT, "%.1f", s.readLatencyMeanMicros());
@@ -66,7 +67,7 @@ public final class ResultFiles {
                     dir.resolve(PER_SECOND),
                     StandardCopyOption.ATOMIC_MOVE,
                     StandardCopyOption.REPLACE_EXISTING);
-            writeJson(toDocument(result), dir);
+            writeJson(ResultJson.write(toDocument(result)), dir);
         }
     }
 
@@ -79,12 +80,12 @@ public final class ResultFiles {
             try {
                 Files.deleteIfExists(dir.resolve(PER_SECOND));
                 writeJson(
-                        new RunDocument.Interrupted(
+                        ResultJson.write(new RunDocument.Interrupted(
                                 RunDocument.SCHEMA_VERSION,
                                 spec(spec),
                                 "interrupted",
                                 "the runner was interrupted (SIGINT or SIGTERM) before the run finished",
-                                startedAt),
+                                startedAt)),
                         dir);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -92,9 +93,9 @@ public final class ResultFiles {
         }
     }
 
-    private static void writeJson(Record document, Path dir) throws IOException {
+    private static void writeJson(String json, Path dir) throws IOException {
         Path tmp = dir.resolve(RESULT + ".tmp");
-        Files.writeString(tmp, ResultJson.write(document));
+        Files.writeString(tmp, json);
         Files.move(tmp, dir.resolve(RESULT), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
@@ -139,7 +140,7 @@ public final class ResultFiles {
                 reads ? byResult : null,
                 report == null ? null : latency(report.endToEnd()),
                 report == null ? null : latency(report.generatorDelay()),
-                r.perSecond().stream().map(ResultFiles::second).toList(),
+                r.perSecond(),
                 counts(report),
                 r.verification(),
                 r.environment(),
@@ -165,19 +166,6 @@ public final class ResultFiles {
                 s.recordsPerGenerator(),
                 s.engineSettings(),
                 settings);
-    }
-
-    private static RunDocument.Second second(RunResult.Second s) {
-        return new RunDocument.Second(
-                s.second(),
-                s.epochMillis(),
-                s.intervalSeconds(),
-                s.warmup(),
-                s.records(),
-                s.generated(),
-                s.reads(),
-                s.readLatencyMeanMicros(),
-                s.errors());
     }
 
     private static RunDocument.Latency latency(LatencyStats l) {

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.streambench.model.RunDocument.Environment;
+import org.streambench.model.RunDocument.Second;
 import org.streambench.model.RunDocument.Verification;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobReport;
@@ -27,35 +28,6 @@ public record RunResult(
         JobReport report,
         Environment environment,
         Map<String, Double> phaseSeconds) {
-
-    /**
-     * One sample interval (about a second): what happened between the previous sample and this one.
-     * {@code epochMillis}: the job's clock when it read the counters that end the interval;
-     * {@code intervalSeconds}: the interval's length on that clock; {@code records} (processed),
-     * {@code generated}, {@code reads}, {@code errors}: exact counts in the interval, so the rows of a
-     * run add up to its counters; {@code readLatencyMeanMicros} is null in an interval without reads.
-     */
-    public record Second(
-            int second,
-            long epochMillis,
-            double intervalSeconds,
-            boolean warmup,
-            long records,
-            long generated,
-            long reads,
-            Double readLatencyMeanMicros,
-            long errors) {
-
-        /** A one-second interval of {@code records} processed and generated, without reads or a clock (for tests). */
-        public static Second of(int second, boolean warmup, long records) {
-            return new Second(second, 0, 1.0, warmup, records, records, 0, null, 0);
-        }
-
-        /** Processed records per second in this interval. */
-        public double recordsPerSecond() {
-            return intervalSeconds > 0 ? records / intervalSeconds : 0;
-        }
-    }
 
     /**
      * A throttled run's rate over the measured window: {@code target} (--rate), {@code generated}

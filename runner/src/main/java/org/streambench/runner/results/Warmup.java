@@ -1,6 +1,7 @@
 package org.streambench.runner.results;
 
 import java.util.List;
+import org.streambench.model.RunDocument.Second;
 import org.streambench.operators.ExperimentSpec;
 
 /**
@@ -19,8 +20,8 @@ public record Warmup(String mode, int seconds, Boolean steady) {
     static final double TOLERANCE_PERCENT = 5;
     public static final int DEFAULT_MAX_SECONDS = 120;
 
-    public static Warmup of(boolean steadyWarmup, ExperimentSpec spec, List<RunResult.Second> seconds) {
-        int warmup = (int) seconds.stream().filter(RunResult.Second::warmup).count();
+    public static Warmup of(boolean steadyWarmup, ExperimentSpec spec, List<Second> seconds) {
+        int warmup = (int) seconds.stream().filter(Second::warmup).count();
         if (!steadyWarmup) {
             return new Warmup("fixed", Math.min(warmup, spec.warmupSeconds()), null);
         }
@@ -28,12 +29,12 @@ public record Warmup(String mode, int seconds, Boolean steady) {
     }
 
     /** Whether the last {@value #WINDOW_SECONDS} seconds of {@code seconds} are steady. */
-    public static boolean steady(List<RunResult.Second> seconds) {
+    public static boolean steady(List<Second> seconds) {
         if (seconds.size() < WINDOW_SECONDS) {
             return false;
         }
-        List<RunResult.Second> window = seconds.subList(seconds.size() - WINDOW_SECONDS, seconds.size()).stream()
-                .map(s -> new RunResult.Second(
+        List<Second> window = seconds.subList(seconds.size() - WINDOW_SECONDS, seconds.size()).stream()
+                .map(s -> new Second(
                         s.second(),
                         s.epochMillis(),
                         s.intervalSeconds(),
