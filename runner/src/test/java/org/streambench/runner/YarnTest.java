@@ -253,9 +253,31 @@ class YarnTest {
                 stateByEngine.get("flink"), stateByEngine.get("spark"), "Spark left another state than Flink");
     }
 
-    /** YARN kills the application mid-run: the run fails saying so, and nothing of it is left running. */
+    /**
+     * Spark stages an application's files (its settings with the database password among them) and
+     * deletes them only when its driver shuts down by itself, which a run that ends by its duration
+     * does not do (the job ends its JVMs itself): by default they stayed in ~/.sparkStaging.
+     */
     @Test
     @Order(6)
+    void aSparkRunLeavesNoStagingFolder(@TempDir Path tmp) throws Exception {
+        ServerState postgres = TestServers.start("postgresql");
+        System.setProperty("streambench.work", work.toString()); // TestServers sets its own
+        Path out = tmp.resolve("run");
+        CliResult run = CliResult.bench(onYarn("spark", postgres, out, "3s"));
+        assertEquals(0, run.code(), run.toString());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> environment =
+                (Map<String, Object>) ResultFiles.read(out).get("environment");
+        Path staging = Path.of(
+                System.getProperty("user.home"), ".sparkStaging", String.valueOf(environment.get("applicationId")));
+        assertFalse(Files.exists(staging), staging + " is left");
+        assertFalse(Files.exists(out.resolve("job-tmp")), "the run's temporary folder is left");
+    }
+
+    /** YARN kills the application mid-run: the run fails saying so, and nothing of it is left running. */
+    @Test
+    @Order(7)
     void aYarnApplicationKilledFromOutsideFailsTheRun(@TempDir Path tmp) throws Exception {
         ServerState postgres = TestServers.start("postgresql");
         Path log = tmp.resolve("bench.log");
@@ -295,7 +317,7 @@ class YarnTest {
      * targets are its workers.
      */
     @Test
-    @Order(7)
+    @Order(8)
     void aRunnerKilledWithSigkillLeavesNoApplicationRunning(@TempDir Path tmp) throws Exception {
         ServerState postgres = TestServers.start("postgresql");
         System.setProperty("streambench.work", work.toString()); // TestServers sets its own
@@ -394,7 +416,7 @@ class YarnTest {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void stopEndsBothProcessesAndStatusSaysSo() throws Exception {
         LocalYarn.Running running = yarn.running().orElseThrow();
         CliResult stop = CliResult.bench("yarn", "stop");

@@ -32,6 +32,7 @@ import org.w3c.dom.NodeList;
 public final class YarnCluster {
 
     public static final String YARN_SITE = "yarn-site.xml";
+    private static final String CORE_SITE = "core-site.xml";
     private static final int DEFAULT_WEBAPP_PORT = 8088;
     private static final String LOCAL = "the suite's local YARN";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,12 +43,15 @@ public final class YarnCluster {
     private final String description;
     private final URI webapp;
     private final List<Path> nodeManagerLogDirs;
+    private final String defaultFileSystem;
 
-    private YarnCluster(Path conf, String description, URI webapp, List<Path> nodeManagerLogDirs) {
+    private YarnCluster(
+            Path conf, String description, URI webapp, List<Path> nodeManagerLogDirs, String defaultFileSystem) {
         this.conf = conf;
         this.description = description;
         this.webapp = webapp;
         this.nodeManagerLogDirs = nodeManagerLogDirs;
+        this.defaultFileSystem = defaultFileSystem;
     }
 
     /** What the ResourceManager reports: its state and version, and the nodes that run. */
@@ -85,7 +89,12 @@ public final class YarnCluster {
                 .filter(logDir -> logDir.startsWith("/"))
                 .map(Path::of)
                 .toList();
-        return new YarnCluster(dir.toAbsolutePath(), source + " " + dir.toAbsolutePath(), webapp, logDirs);
+        Path coreSite = dir.resolve(CORE_SITE);
+        String defaultFileSystem = Files.isRegularFile(coreSite)
+                ? properties(coreSite, source).getOrDefault("fs.defaultFS", "file:///")
+                : "file:///";
+        return new YarnCluster(
+                dir.toAbsolutePath(), source + " " + dir.toAbsolutePath(), webapp, logDirs, defaultFileSystem.trim());
     }
 
     /**
@@ -127,6 +136,14 @@ public final class YarnCluster {
      */
     public List<Path> nodeManagerLogDirs() {
         return nodeManagerLogDirs;
+    }
+
+    /**
+     * Whether the cluster's default file system ({@code fs.defaultFS}, Hadoop's default when
+     * unset) is this machine's own: then what a job stages there is a folder the runner can delete.
+     */
+    public boolean defaultFileSystemIsLocal() {
+        return defaultFileSystem.startsWith("file:");
     }
 
     /** Where the configuration came from, for messages. */

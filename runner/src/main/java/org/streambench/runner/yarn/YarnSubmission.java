@@ -99,6 +99,12 @@ public final class YarnSubmission {
         settings.setProperty("spark.locality.wait", "0s");
         settings.setProperty("spark.executor.memory", containerMemory);
         settings.setProperty("spark.driver.memory", containerMemory);
+        if (cluster.defaultFileSystemIsLocal()) {
+            // Spark's driver removes its staging folder (these settings, password included) only when
+            // it shuts down by itself, which a run's job does not let it do: in the run's folder it goes with the run
+            settings.setProperty(
+                    "spark.yarn.stagingDir", settingsFile.getParent().toUri().toString());
+        }
         recordResources(
                 settings,
                 "spark.executor.instances",
