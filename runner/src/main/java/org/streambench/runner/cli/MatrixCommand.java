@@ -495,6 +495,12 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     }
                     metrics.started(entry.cell);
                     RunResult result = runCell(journal, entry, session, start, serverStart);
+                    if (CleanupOnExit.exiting()) {
+                        console.printf(
+                                "%s: interrupted; it runs again from a clean folder on ./bench matrix --resume %s%n",
+                                entry.cell.id(), journal.dir());
+                        return;
+                    }
                     ranHere++;
                     long done = journal.count(Journal.State.OK) + journal.count(Journal.State.FAILED);
                     double perCell =
@@ -591,7 +597,10 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             entry.reason = e.getMessage();
         }
         if (CleanupOnExit.exiting()) {
-            return result; // interrupted: the cell stays "running" in the journal and is run again on resume
+            // interrupted: the cell stays "running", as the journal says, and is run again on resume
+            entry.state = Journal.State.RUNNING;
+            entry.reason = null;
+            return result;
         }
         entry.wallSeconds = (System.nanoTime() - startNanos) / 1e9;
         if (entry.measuredSeconds != null) {
