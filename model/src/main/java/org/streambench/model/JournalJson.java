@@ -1,5 +1,6 @@
 package org.streambench.model;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -35,6 +36,10 @@ public final class JournalJson {
         if (!root.path("cells").isArray()) {
             throw new IllegalArgumentException(file + " is not a matrix journal (it has no cells)");
         }
-        return Mappers.READER.treeToValue(root, MatrixJournal.class);
+        try {
+            return Mappers.READER.treeToValue(root, MatrixJournal.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(file + " is not a readable matrix journal: " + e.getOriginalMessage());
+        }
     }
 }

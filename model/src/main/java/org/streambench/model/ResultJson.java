@@ -1,5 +1,6 @@
 package org.streambench.model;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -39,6 +40,11 @@ public final class ResultJson {
         if (!spec.has("engine") || !spec.has("database") || !root.has("status")) {
             throw new IllegalArgumentException(file + " is not a streambench result (no spec or status)");
         }
-        return Mappers.READER.treeToValue(root, RunDocument.class);
+        try {
+            return Mappers.READER.treeToValue(root, RunDocument.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(
+                    file + " is not a readable streambench result: " + e.getOriginalMessage());
+        }
     }
 }

@@ -156,6 +156,11 @@ class ModelJsonTest {
         Files.writeString(file, "{\"status\": \"ok\"}");
         IllegalArgumentException notOurs = assertThrows(IllegalArgumentException.class, () -> ResultJson.read(file));
         assertTrue(notOurs.getMessage().contains("is not a streambench result"), notOurs.getMessage());
+        Files.writeString(
+                file,
+                "{\"spec\": {\"engine\": \"flink\", \"database\": \"x\", \"blobBytes\": \"big\"}, \"status\": \"ok\"}");
+        IllegalArgumentException mistyped = assertThrows(IllegalArgumentException.class, () -> ResultJson.read(file));
+        assertTrue(mistyped.getMessage().contains("is not a readable streambench result"), mistyped.getMessage());
     }
 
     /** A journal `bench matrix` wrote, cut to four cells (two ok, the running one, a pending one). */
@@ -181,6 +186,9 @@ class ModelJsonTest {
         Files.writeString(file, "{not json");
         IllegalArgumentException broken = assertThrows(IllegalArgumentException.class, () -> JournalJson.read(file));
         assertTrue(broken.getMessage().contains("is not a readable matrix journal"), broken.getMessage());
+        Files.writeString(file, "{\"version\": 1, \"cells\": [{\"id\": \"a\", \"blobBytes\": \"big\"}]}");
+        IllegalArgumentException mistyped = assertThrows(IllegalArgumentException.class, () -> JournalJson.read(file));
+        assertTrue(mistyped.getMessage().contains("is not a readable matrix journal"), mistyped.getMessage());
     }
 
     private static RunDocument.Spec spec() {
