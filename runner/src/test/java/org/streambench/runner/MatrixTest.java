@@ -212,6 +212,66 @@ class MatrixTest {
                 "no server is left behind");
     }
 
+    /**
+     * SIGTERM (Ctrl-C) mid-cell: the cell stays "running" in the journal for --resume, and the
+     * matrix starts nothing more. (It once took the interrupted cell for a failed one, restarted its
+     * server for the next cell while its clean-up stopped the first, and left that one running;
+     * Cassandra, whose stop takes seconds, gave it the time to.)
+     */
+    @Test
+    void aMatrixStoppedWithSigtermLeavesItsCellToResumeAndNothingRunning(@TempDir Path tmp) throws Exception {
+        Path work = tmp.resolve("work");
+        Path out = tmp.resolve("matrix");
+        Path log = tmp.resolve("bench.log");
+        int metricsPort = TestServers.freePort();
+        Process bench = start(
+                work,
+                log,
+                "matrix",
+                "--engines",
+                "flink",
+                "--databases",
+                "cassandra",
+                "--patterns",
+                "update",
+                "--blobs",
+                "100,300",
+                "--keys",
+                "200",
+                "--warmup",
+                "1s",
+                "--duration",
+                "60s",
+                "--metrics-port",
+                Integer.toString(metricsPort),
+                "--db-port",
+                Integer.toString(TestServers.freePort()),
+                "--out",
+                out.toString());
+        Processes.awaitRecords(metricsPort, 180);
+        ProcessHandle job = Processes.jobJvm(bench.toHandle()).orElseThrow();
+        bench.destroy();
+        assertTrue(bench.waitFor(60, TimeUnit.SECONDS), "the matrix ended after SIGTERM");
+        assertTrue(Processes.exitsWithin(job, 15), "the job JVM outlived its matrix");
+
+        String output = Files.readString(log);
+        assertFalse(output.contains("failed 1"), output);
+        JsonNode journal = JSON.readTree(out.resolve(Journal.FILE).toFile());
+        assertEquals("running", journal.get("cells").get(0).get("state").asText());
+        assertEquals("pending", journal.get("cells").get(1).get("state").asText());
+        assertTrue(
+                new LocalServers(work, new PrintWriter(new StringWriter()))
+                        .running("cassandra")
+                        .isEmpty(),
+                "the server is stopped");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (ProcessHandle.allProcesses()
+                .anyMatch(p -> p.info().commandLine().orElse("").contains(work.toString()))) {
+            assertTrue(System.nanoTime() < deadline, "a process of the matrix's work folder still runs");
+            Thread.sleep(200);
+        }
+    }
+
     @Test
     void aDryRunPrintsThePlanAndWritesNothing(@TempDir Path tmp) {
         Path out = tmp.resolve("matrix");

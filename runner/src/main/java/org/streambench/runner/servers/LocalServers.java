@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
+import org.streambench.runner.CleanupOnExit;
 import org.streambench.runner.ProcessStopping;
 import org.streambench.runner.UserError;
 import org.streambench.runner.servers.ServerState.ProcessRef;
@@ -155,6 +156,7 @@ public final class LocalServers {
                     + (profile == DbProfile.DEFAULT ? "" : " with the " + profile.cliName() + " profile")
                     + " (data in " + dir + ") ...");
             long started = System.nanoTime();
+            requireNotExiting(database);
             Process server = builder.start();
             // published at once, so that an interrupted start can still be found and stopped
             writeState(
@@ -170,6 +172,8 @@ public final class LocalServers {
                             profile,
                             forThisRun ? self : null));
             try {
+                // the runner's clean-up may have looked for this server before its state was written
+                requireNotExiting(database);
                 String version = awaitReady(kind, server, dir, port, password, started, log);
                 List<ProcessRef> processes = new ArrayList<>(List.of(ProcessRef.of(server.toHandle())));
                 server.descendants().map(ProcessRef::of).forEach(processes::add);
@@ -200,6 +204,13 @@ public final class LocalServers {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new UserError("interrupted while starting " + database);
+        }
+    }
+
+    /** A runner that is being interrupted starts no server: its clean-up would not stop it. */
+    private static void requireNotExiting(String database) {
+        if (CleanupOnExit.exiting()) {
             throw new UserError("interrupted while starting " + database);
         }
     }
