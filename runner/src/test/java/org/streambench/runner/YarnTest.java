@@ -255,8 +255,9 @@ class YarnTest {
 
     /**
      * Spark stages an application's files (its settings with the database password among them) and
-     * deletes them only when its driver shuts down by itself, which a run that ends by its duration
-     * does not do (the job ends its JVMs itself): by default they stayed in ~/.sparkStaging.
+     * deletes them when its driver shuts down or its submitter sees the application fail; a run
+     * that ends by its duration does neither (the job ends its JVMs itself), so by default they
+     * stayed in ~/.sparkStaging.
      */
     @Test
     @Order(6)

@@ -100,8 +100,8 @@ public final class YarnSubmission {
         settings.setProperty("spark.executor.memory", containerMemory);
         settings.setProperty("spark.driver.memory", containerMemory);
         if (cluster.defaultFileSystemIsLocal()) {
-            // Spark's driver removes its staging folder (these settings, password included) only when
-            // it shuts down by itself, which a run's job does not let it do: in the run's folder it goes with the run
+            // Spark removes its staging folder (these settings, password included) when its driver shuts
+            // down or the application fails, not when a run ends its job: in the run's folder it goes with the run
             settings.setProperty(
                     "spark.yarn.stagingDir", settingsFile.getParent().toUri().toString());
         }
