@@ -13,7 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.streambench.runner.results.ResultFiles;
-import org.streambench.runner.servers.ServerState;
+import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
 
 /**
  * The README's claim that every engine works with every database: a short bounded mixed run of each

@@ -59,7 +59,9 @@ class ArchitectureTest {
             "org.streambench.operators",
             "org.streambench.generator",
             "org.streambench.report",
-            "org.streambench.model"
+            "org.streambench.model",
+            "org.streambench.servers",
+            "org.streambench.local"
         }) {
             assertTrue(classes.containPackage(module), "no classes found in " + module);
         }
@@ -77,7 +79,25 @@ class ArchitectureTest {
                         "org.streambench.operators..",
                         "org.streambench.runner..",
                         "org.streambench.report..",
-                        "org.streambench.servers..")));
+                        "org.streambench.servers..",
+                        "org.streambench.local..")));
+    }
+
+    /** Connector modules run their contract test against a server of their own, so the servers know no more than the connector API. */
+    @Test
+    void theLocalServersKnowOnlyTheConnectorApi() {
+        check(noClasses()
+                .that()
+                .resideInAnyPackage("org.streambench.servers..", "org.streambench.local..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(concat(
+                        ENGINES,
+                        CONNECTOR_MODULES,
+                        "org.streambench.operators..",
+                        "org.streambench.model..",
+                        "org.streambench.report..",
+                        "org.streambench.runner..")));
     }
 
     @Test
@@ -186,7 +206,6 @@ class ArchitectureTest {
                 .that()
                 .resideInAnyPackage(
                         "org.streambench.runner.results..",
-                        "org.streambench.runner.servers..",
                         "org.streambench.runner.monitor..",
                         "org.streambench.runner.swarm..")
                 .should()

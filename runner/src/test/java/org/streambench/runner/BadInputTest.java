@@ -105,7 +105,7 @@ class BadInputTest {
             })
     void rejectsABadConnectorSettingBeforeStartingAServer(String setting, String database, String message)
             throws Exception {
-        TestServers.withWork(
+        TestRuns.withWork(
                 tmp.resolve("work"), () -> assertRejected(message, "--db", database, "--db-setting", setting));
         assertFalse(Files.exists(tmp.resolve("work")), "nothing was started or written under the work folder");
     }
@@ -129,7 +129,7 @@ class BadInputTest {
 
     @Test
     void rejectsAPrefillThatCannotFitTheFreeDisk() throws Exception {
-        TestServers.withWork(
+        TestRuns.withWork(
                 tmp.resolve("work"),
                 () -> assertRejected(
                         "for the prefill under",
@@ -147,7 +147,7 @@ class BadInputTest {
     @Test
     void rejectsALocalServerPortInUseNamingTheRightOption() throws Exception {
         try (ServerSocket taken = new ServerSocket(0)) {
-            TestServers.withWork(
+            TestRuns.withWork(
                     tmp.resolve("work"),
                     () -> assertRejected(
                             "port " + taken.getLocalPort()
@@ -224,7 +224,7 @@ class BadInputTest {
     void yarnRejectsAConfigurationFolderWithoutYarnSiteOrWithAResourceManagerThatDoesNotAnswer() throws Exception {
         Path work = tmp.resolve("work");
         Path empty = Files.createDirectories(tmp.resolve("empty-conf"));
-        TestServers.withWork(work, () -> {
+        TestRuns.withWork(work, () -> {
             CliResult noSite = CliResult.bench("yarn", "status", "--yarn-conf", empty.toString());
             assertEquals(2, noSite.code(), noSite.toString());
             assertEquals(
@@ -240,7 +240,7 @@ class BadInputTest {
                     conf.resolve("yarn-site.xml"),
                     "<configuration><property><name>yarn.resourcemanager.webapp.address</name>" + "<value>127.0.0.1:"
                             + port + "</value></property></configuration>");
-            TestServers.withWork(work, () -> {
+            TestRuns.withWork(work, () -> {
                 CliResult unreachable = CliResult.bench("yarn", "status", "--yarn-conf", conf.toString());
                 assertEquals(2, unreachable.code(), unreachable.toString());
                 assertTrue(
@@ -260,7 +260,7 @@ class BadInputTest {
     void aRunOnYarnIsRejectedWithoutAYarnOrForAnEngineNotSubmittableYet() throws Exception {
         Path work = tmp.resolve("work");
         Path out = tmp.resolve("out");
-        TestServers.withWork(work, () -> {
+        TestRuns.withWork(work, () -> {
             CliResult noYarn = CliResult.bench(
                     "run", "--engine", "spark", "--db", "noop", "--cluster", "yarn", "--out", out.toString());
             assertEquals(2, noYarn.code(), noYarn.toString());
@@ -283,7 +283,7 @@ class BadInputTest {
                     "<configuration><property><name>yarn.resourcemanager.webapp.address</name><value>127.0.0.1:"
                             + resourceManager.getLocalPort() + "</value></property></configuration>");
             resourceManager.close();
-            TestServers.withWork(work, () -> {
+            TestRuns.withWork(work, () -> {
                 CliResult unreachable = CliResult.bench(
                         "run",
                         "--engine",
@@ -346,7 +346,7 @@ class BadInputTest {
         Path work = tmp.resolve("work");
         try (ServerSocket taken = new ServerSocket(0)) {
             int first = taken.getLocalPort() - 3;
-            TestServers.withWork(work, () -> {
+            TestRuns.withWork(work, () -> {
                 CliResult start = CliResult.bench("yarn", "start", "--port", Integer.toString(first));
                 assertEquals(2, start.code(), start.toString());
                 assertTrue(

@@ -19,8 +19,9 @@ import org.streambench.db.Database;
 import org.streambench.generator.Keys;
 import org.streambench.generator.SensorRecord;
 import org.streambench.operators.Blob;
-import org.streambench.runner.servers.LocalServers;
-import org.streambench.runner.servers.ServerState;
+import org.streambench.servers.LocalServers;
+import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
 
 /**
  * The BLOB reaches the disk at its full size: PostgreSQL compresses values above ~2 KB (pglz),

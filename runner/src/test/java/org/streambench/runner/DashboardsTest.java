@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.streambench.local.Home;
 
 /**
  * Every dashboard in grafana/dashboards validates against Grafana's dashboard JSON schema, derived

@@ -18,9 +18,10 @@ import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
 import org.streambench.runner.results.ResultFiles;
-import org.streambench.runner.servers.DbProfile;
-import org.streambench.runner.servers.LocalServers;
-import org.streambench.runner.servers.ServerState;
+import org.streambench.servers.DbProfile;
+import org.streambench.servers.LocalServers;
+import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
 
 /**
  * {@code --db-profile fast} relaxes the durability of the suite's own servers, and only there;
@@ -40,7 +41,7 @@ class DbProfileTest {
         int port = TestServers.freePort();
         try {
             servers.start("postgresql", port, "--port", DbProfile.FAST);
-            TestServers.withWork(work, () -> {
+            TestRuns.withWork(work, () -> {
                 Path fast = tmp.resolve("fast");
                 CliResult run = CliResult.bench(runArgs(port, fast, "--db-profile", "fast"));
                 assertEquals(0, run.code(), run.toString());

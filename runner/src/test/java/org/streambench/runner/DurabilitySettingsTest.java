@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.streambench.db.Database;
+import org.streambench.servers.TestServers;
 
 /** Every local server runs its vendor's default durability, and each connector reports what is in force. */
 @Tag("integration")

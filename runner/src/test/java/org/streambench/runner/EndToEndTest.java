@@ -26,8 +26,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.Warmup;
-import org.streambench.runner.servers.LocalServers;
-import org.streambench.runner.servers.ServerState;
+import org.streambench.servers.LocalServers;
+import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
 
 /** bench run through the real CLI: a Flink job JVM against a real PostgreSQL, result files, metrics. */
 @Tag("integration")

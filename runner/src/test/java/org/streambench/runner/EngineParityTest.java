@@ -22,7 +22,8 @@ import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.runner.results.ResultFiles;
-import org.streambench.runner.servers.ServerState;
+import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
 
 /**
  * The three adapters run one logic: a bounded run (same seed, run token and record count) leaves
@@ -108,7 +109,7 @@ class EngineParityTest {
                 "0",
                 "--out",
                 out.toString()));
-        args.addAll(TestServers.postgresArgs(postgres));
+        args.addAll(TestRuns.postgresArgs(postgres));
         args.addAll(List.of(extra));
         return args.toArray(String[]::new);
     }

@@ -26,6 +26,7 @@ import org.streambench.operators.JobRuntime;
 import org.streambench.operators.ProcessingOperator;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.experiment.JobCollector;
+import org.streambench.servers.TestServers;
 
 /**
  * A job closes its metrics endpoint a moment before its JVM exits. The runner's per-second loop

@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.runner.results.ResultFiles;
-import org.streambench.runner.servers.DbProfile;
-import org.streambench.runner.servers.LocalServers;
-import org.streambench.runner.servers.ServerState;
+import org.streambench.servers.DbProfile;
+import org.streambench.servers.LocalServers;
+import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
 
 /**
  * A job whose database disappears mid-run: the run ends at the first failed call, with an error in

@@ -26,6 +26,7 @@ import org.streambench.operators.JobRuntime;
 import org.streambench.operators.Operation;
 import org.streambench.operators.OperatorMetrics;
 import org.streambench.runner.experiment.MetricsScraper;
+import org.streambench.servers.TestServers;
 
 /** What a job exports is what the runner reads: the same names on both sides, and the numbers add up. */
 class JobProtocolTest {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.runner.matrix.Journal;
 import org.streambench.runner.results.ResultFiles;
-import org.streambench.runner.servers.LocalServers;
+import org.streambench.servers.LocalServers;
+import org.streambench.servers.TestServers;
 
 /** bench matrix as a user runs it: its own JVM, its own local servers, killed and resumed. */
 @Tag("integration")

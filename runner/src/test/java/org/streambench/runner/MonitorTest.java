@@ -37,7 +37,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.streambench.local.Home;
 import org.streambench.runner.monitor.Prometheus;
+import org.streambench.servers.TestServers;
 
 /**
  * bench monitor runs a real Prometheus that finds the jobs as they come and go: while a run goes

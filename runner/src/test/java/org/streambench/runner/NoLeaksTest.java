@@ -33,9 +33,10 @@ import org.streambench.generator.SensorRecord;
 import org.streambench.operators.Blob;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.results.ResultFiles;
-import org.streambench.runner.servers.DbProfile;
-import org.streambench.runner.servers.LocalServers;
-import org.streambench.runner.servers.ServerState;
+import org.streambench.servers.DbProfile;
+import org.streambench.servers.LocalServers;
+import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
 
 /**
  * Whatever a run starts it stops, also when it is killed or interrupted; nothing half-written

@@ -26,6 +26,7 @@ import org.streambench.operators.JobRuntime;
 import org.streambench.operators.Operation;
 import org.streambench.operators.OperatorMetrics;
 import org.streambench.operators.ProcessingOperator;
+import org.streambench.servers.TestServers;
 
 /**
  * The processing operator's semantics for every pattern, against every database the suite runs

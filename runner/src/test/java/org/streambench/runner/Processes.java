@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.streambench.local.Home;
 import org.streambench.runner.cli.Bench;
 
 /** Test helpers around real processes: the bench CLI in its own JVM, the job JVM it launched, listening sockets. */

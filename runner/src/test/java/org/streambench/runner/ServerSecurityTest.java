@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
-import org.streambench.runner.servers.ServerState;
+import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
 
 /** The suite's local servers listen on loopback only and let in only the suite, with the password generated for them. */
 @Tag("integration")

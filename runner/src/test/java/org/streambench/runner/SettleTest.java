@@ -23,8 +23,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.streambench.db.Database;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.operators.Blob;
-import org.streambench.runner.servers.LocalServers;
-import org.streambench.runner.servers.ServerState;
+import org.streambench.servers.LocalServers;
+import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
 
 /** After the prefill, each database writes out what it holds in memory and logs, so every measured window starts alike. */
 @Tag("integration")

@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.streambench.local.Home;
 
 /**
  * The Docker Swarm stack files, validated offline (there is no Docker engine here): Docker's own

@@ -20,6 +20,7 @@ import org.streambench.operators.JobReport;
 import org.streambench.operators.JobRuntime;
 import org.streambench.operators.ProcessingOperator;
 import org.streambench.runner.experiment.Verifier;
+import org.streambench.servers.TestServers;
 
 /**
  * Drives generator and operator in this JVM against a real server, then checks that the

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.TimedRecord;
+import org.streambench.local.Home;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.GeneratorInstance;
 import org.streambench.operators.JobProtocol;

@@ -35,8 +35,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.generator.Pattern;
 import org.streambench.runner.results.ResultFiles;
-import org.streambench.runner.servers.ServerState;
 import org.streambench.runner.yarn.LocalYarn;
+import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
 
 /**
  * bench yarn runs a real pseudo-distributed YARN: a ResourceManager that answers and a NodeManager
@@ -393,7 +394,7 @@ class YarnTest {
                 "yarn",
                 "--out",
                 out.toString()));
-        args.addAll(TestServers.postgresArgs(postgres));
+        args.addAll(TestRuns.postgresArgs(postgres));
         return args.toArray(String[]::new);
     }
 

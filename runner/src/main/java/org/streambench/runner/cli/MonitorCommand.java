@@ -3,7 +3,7 @@ package org.streambench.runner.cli;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.streambench.runner.Home;
+import org.streambench.local.Home;
 import org.streambench.runner.experiment.Inputs;
 import org.streambench.runner.monitor.Prometheus;
 import org.streambench.runner.monitor.ScrapeTargets;

@@ -2,8 +2,8 @@ package org.streambench.runner.cli;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.streambench.local.UserError;
 import org.streambench.report.Report;
-import org.streambench.runner.UserError;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;

@@ -1,7 +1,7 @@
 package org.streambench.runner.cli;
 
 import java.util.concurrent.Callable;
-import org.streambench.runner.Home;
+import org.streambench.local.Home;
 import org.streambench.runner.swarm.Swarm;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.streambench.runner.Home;
+import org.streambench.local.Home;
 import org.streambench.runner.experiment.Inputs;
 import org.streambench.runner.yarn.LocalYarn;
 import org.streambench.runner.yarn.YarnCluster;

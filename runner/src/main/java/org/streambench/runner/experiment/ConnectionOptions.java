@@ -5,10 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.streambench.local.UserError;
 import org.streambench.operators.ExperimentSpec;
-import org.streambench.runner.UserError;
-import org.streambench.runner.servers.DbProfile;
-import org.streambench.runner.servers.LocalServers;
+import org.streambench.servers.DbProfile;
+import org.streambench.servers.LocalServers;
 import picocli.CommandLine.Option;
 
 /** Where the database is: an external one by its settings, or the suite's own local server. */

@@ -14,11 +14,11 @@ import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
-import org.streambench.runner.CleanupOnExit;
-import org.streambench.runner.Home;
-import org.streambench.runner.UserError;
-import org.streambench.runner.servers.LocalServers;
-import org.streambench.runner.servers.ServerState;
+import org.streambench.local.CleanupOnExit;
+import org.streambench.local.Home;
+import org.streambench.local.UserError;
+import org.streambench.servers.LocalServers;
+import org.streambench.servers.ServerState;
 
 /**
  * The database of a command: reached by its settings, or the suite's local server, started here

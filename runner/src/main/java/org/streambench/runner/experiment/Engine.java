@@ -8,8 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.streambench.runner.Home;
-import org.streambench.runner.UserError;
+import org.streambench.local.Home;
+import org.streambench.local.UserError;
 
 /**
  * The engines the runner can launch, each as its own JVM with its own module's classpath (their

@@ -7,8 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
+import org.streambench.local.UserError;
 import org.streambench.operators.ExperimentSpec;
-import org.streambench.runner.UserError;
 import org.streambench.runner.results.Warmup;
 import picocli.CommandLine.Option;
 

@@ -2,7 +2,7 @@ package org.streambench.runner.experiment;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.streambench.runner.UserError;
+import org.streambench.local.UserError;
 
 /** Parses command-line values into numbers, with one-line errors that say how to fix them. */
 public final class Inputs {

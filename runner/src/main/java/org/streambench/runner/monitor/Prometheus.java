@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.streambench.runner.UserError;
+import org.streambench.local.UserError;
 
 /**
  * A real Prometheus (the system's {@code prometheus} binary) run by the suite on 127.0.0.1, data

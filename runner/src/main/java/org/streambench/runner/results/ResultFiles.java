@@ -11,13 +11,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.streambench.local.CleanupOnExit;
 import org.streambench.model.ResultJson;
 import org.streambench.model.RunDocument;
 import org.streambench.model.RunDocument.Second;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.LatencyStats;
-import org.streambench.runner.CleanupOnExit;
 
 /** Writes and reads result.json (self-describing: spec, results, versions, machine) and per-second.csv. */
 public final class ResultFiles {

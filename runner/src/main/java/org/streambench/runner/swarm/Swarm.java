@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.streambench.runner.UserError;
+import org.streambench.local.UserError;
 
 /**
  * The stack files of {@code docker-swarm/}, deployed and removed with the docker CLI as stacks named

@@ -22,12 +22,12 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
-import org.streambench.runner.Folders;
-import org.streambench.runner.Home;
-import org.streambench.runner.ProcessStopping;
-import org.streambench.runner.UserError;
-import org.streambench.runner.servers.HadoopFiles;
-import org.streambench.runner.servers.ServerState.ProcessRef;
+import org.streambench.local.Folders;
+import org.streambench.local.Home;
+import org.streambench.local.ProcessStopping;
+import org.streambench.local.UserError;
+import org.streambench.servers.HadoopFiles;
+import org.streambench.servers.ServerState.ProcessRef;
 
 /**
  * A real pseudo-distributed YARN on this machine: a ResourceManager and a NodeManager, each its own

@@ -19,7 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.streambench.runner.UserError;
+import org.streambench.local.UserError;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 

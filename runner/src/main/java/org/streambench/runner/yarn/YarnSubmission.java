@@ -20,10 +20,10 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.streambench.local.Home;
+import org.streambench.local.UserError;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobMain;
-import org.streambench.runner.Home;
-import org.streambench.runner.UserError;
 
 /**
  * How the runner submits an engine's job to YARN, by a submitting JVM on the engine's own

@@ -1,0 +1,153 @@
+package org.streambench.db;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.streambench.generator.Keys;
+import org.streambench.generator.SensorRecord;
+
+/**
+ * What the connector SPI ({@link Database}) promises, held against a connector on its real
+ * server: each connector module runs it by extending this class with {@link #open()}. Shared as
+ * the API module's test-jar.
+ */
+@Tag("integration")
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+public abstract class DatabaseContract {
+
+    private static final SensorRecord FIRST = new SensorRecord(Keys.fresh(5, 0, 0), 1, 2, 3, 0.5, 1.5, 2.5);
+    private static final SensorRecord SECOND = new SensorRecord(FIRST.id(), 7, 8, 9, -0.5, -1.5, -2.5);
+    private static final byte[] FIRST_BLOB = {1, 2, 3};
+    private static final byte[] SECOND_BLOB = {4, 5, 6};
+    /** The study's largest BLOB. */
+    private static final int LARGEST_BLOB = 100_000;
+
+    private Database db;
+
+    /** A connector connected to its real server; the contract resets its schema before each test. */
+    protected abstract Database open();
+
+    @BeforeEach
+    void connectToAnEmptySchema() {
+        db = open();
+        db.resetSchema();
+        db.prepareStatements();
+    }
+
+    @AfterEach
+    void disconnect() {
+        db.close();
+    }
+
+    @Test
+    void aRecordReadsBackAsItWasInserted() {
+        assertFalse(db.read(FIRST.id()).isPresent(), "a fresh schema holds no record");
+        db.insert(FIRST, FIRST_BLOB);
+        assertStored(FIRST, FIRST_BLOB);
+        assertEquals(1, db.countRows());
+    }
+
+    @Test
+    void anUpdateOverwritesTheRecordAndItsBlob() {
+        db.insert(FIRST, FIRST_BLOB);
+        db.update(SECOND, SECOND_BLOB);
+        assertStored(SECOND, SECOND_BLOB);
+        assertEquals(1, db.countRows());
+    }
+
+    @Test
+    void aDuplicateInsertFailsUnlessWritesAreUpserts() {
+        db.insert(FIRST, FIRST_BLOB);
+        if (db.writesAreUpserts()) {
+            db.insert(SECOND, SECOND_BLOB);
+            assertStored(SECOND, SECOND_BLOB);
+        } else {
+            assertThrows(DatabaseException.class, () -> db.insert(SECOND, SECOND_BLOB));
+            assertStored(FIRST, FIRST_BLOB);
+        }
+        assertEquals(1, db.countRows());
+    }
+
+    @Test
+    void anUpdateOfAMissingKeyFailsUnlessWritesAreUpserts() {
+        if (db.writesAreUpserts()) {
+            db.update(FIRST, FIRST_BLOB);
+            assertStored(FIRST, FIRST_BLOB);
+            assertEquals(1, db.countRows());
+        } else {
+            assertThrows(DatabaseException.class, () -> db.update(FIRST, FIRST_BLOB));
+            assertFalse(db.read(FIRST.id()).isPresent(), "a failed update stored nothing");
+            assertEquals(0, db.countRows());
+        }
+    }
+
+    @Test
+    void aPrefillStoresEveryRecordWithItsBlobAndTheCountsSeeThem() {
+        int count = 1_500;
+        int blobLength = 64;
+        db.prefill(count, DatabaseContract::prefilled, i -> blobOf(i, blobLength));
+        assertEquals(count, db.countRows());
+        assertEquals(0, db.countBlobsNotOfLength(blobLength));
+        assertEquals(count, db.countBlobsNotOfLength(blobLength + 1));
+        for (long i : new long[] {0, 1, count / 2, count - 1}) {
+            assertStored(prefilled(i), blobOf(i, blobLength));
+        }
+        assertFalse(db.read(Keys.existing(count)).isPresent(), "the prefill stored no more than it was asked to");
+    }
+
+    @Test
+    void aResetLeavesAnEmptySchema() {
+        db.prefill(10, DatabaseContract::prefilled, i -> FIRST_BLOB);
+        db.resetSchema();
+        db.prepareStatements();
+        assertEquals(0, db.countRows());
+        assertFalse(db.read(Keys.existing(0)).isPresent());
+        db.insert(FIRST, FIRST_BLOB);
+        assertStored(FIRST, FIRST_BLOB);
+    }
+
+    @Test
+    void theLargestBlobOfTheStudyArrivesWhole() {
+        byte[] blob = new byte[LARGEST_BLOB];
+        new Random(42).nextBytes(blob);
+        db.insert(FIRST, blob);
+        assertStored(FIRST, blob);
+        assertEquals(0, db.countBlobsNotOfLength(LARGEST_BLOB));
+    }
+
+    @Test
+    void theServerSaysWhatItIsAndWhatItPromises() {
+        assertFalse(db.serverVersion().isBlank(), "a server version");
+        assertFalse(db.durabilitySettings().isEmpty(), "the durability settings in force");
+        db.insert(FIRST, FIRST_BLOB);
+        assertFalse(db.settle().isBlank(), "what settling did");
+        assertStored(FIRST, FIRST_BLOB);
+    }
+
+    private static SensorRecord prefilled(long index) {
+        int i = (int) index;
+        return new SensorRecord(Keys.existing(index), i, -i, i * 3, i / 2.0, -i / 4.0, i * 1.5);
+    }
+
+    private static byte[] blobOf(long index, int length) {
+        byte[] blob = new byte[length];
+        new Random(index).nextBytes(blob);
+        return blob;
+    }
+
+    private void assertStored(SensorRecord expected, byte[] blob) {
+        StoredRecord stored =
+                db.read(expected.id()).orElseThrow(() -> new AssertionError(expected.id() + " is missing"));
+        assertEquals(expected, stored.record());
+        assertArrayEquals(blob, stored.blob());
+    }
+}

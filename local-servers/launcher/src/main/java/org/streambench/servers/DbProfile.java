@@ -1,0 +1,33 @@
+package org.streambench.servers;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import org.streambench.local.UserError;
+
+/**
+ * How durable the suite's own servers are. {@link #DEFAULT} is each vendor's default, as the study
+ * configured its databases; {@link #FAST} gives up durability on purpose where the default makes a
+ * write wait for the disk: PostgreSQL without fsync, synchronous commit and full-page writes,
+ * MariaDB writing and flushing its redo log once a second instead of at every commit, HBase
+ * writing its WAL asynchronously. Cassandra (its commit log is synced every 10 s by default) and
+ * the MongoDB emulator (no disk) are the same in both.
+ */
+public enum DbProfile {
+    DEFAULT,
+    FAST;
+
+    public String cliName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static DbProfile parse(String option, String text) {
+        for (DbProfile profile : values()) {
+            if (profile.cliName().equals(text.trim())) {
+                return profile;
+            }
+        }
+        throw new UserError(option + " '" + text + "' is not a profile; use one of: "
+                + Arrays.stream(values()).map(DbProfile::cliName).collect(Collectors.joining(", ")));
+    }
+}

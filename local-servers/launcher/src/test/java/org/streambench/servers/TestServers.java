@@ -1,0 +1,77 @@
+package org.streambench.servers;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.streambench.db.Database;
+import org.streambench.db.DatabaseSettings;
+import org.streambench.db.Databases;
+
+/**
+ * Real database servers for the tests, started once per test JVM on free ports, with their data
+ * under the module's target/test-work (never the user's work/), and stopped by PID when the JVM
+ * ends. Shared as a test-jar: the runner's tests and each connector's contract test use it.
+ */
+public final class TestServers {
+
+    public static final Path WORK = Path.of("target", "test-work").toAbsolutePath();
+    private static final Map<String, ServerState> RUNNING = new HashMap<>();
+    private static LocalServers servers;
+
+    static {
+        System.setProperty("streambench.work", WORK.toString());
+    }
+
+    private TestServers() {}
+
+    public static synchronized ServerState start(String database) {
+        if (servers == null) {
+            servers = new LocalServers(WORK, new PrintWriter(System.out, true));
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(() -> RUNNING.keySet().forEach(servers::stop)));
+        }
+        // Cassandra and HBase also bind port + 1 and port + 2
+        return RUNNING.computeIfAbsent(
+                database, name -> servers.start(name, freePortWithTwoFreeNeighbours(), "--port", DbProfile.DEFAULT));
+    }
+
+    public static synchronized void stop(String database) {
+        if (RUNNING.remove(database) != null) {
+            servers.stop(database);
+        }
+    }
+
+    public static Database open(String database) {
+        return Databases.open(database, new DatabaseSettings(start(database).settings()));
+    }
+
+    private static int freePortWithTwoFreeNeighbours() {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port = freePort();
+            if (port < 65534 && isFree(port + 1) && isFree(port + 2)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("found no three consecutive free ports");
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
+    }
+
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
