@@ -339,8 +339,18 @@ public final class Report {
                     .append(points.skipped())
                     .append(" skipped</span> (fewer than two engines ran and verified)");
         }
-        h.append("; the study's points in parentheses. Ties give a point to each.")
-                .append(
+        h.append("; the study's points in parentheses. Ties give a point to each.");
+        if (study != null) {
+            double correlation = Scores.pointsCorrelation(points, study);
+            h.append(
+                    Double.isNaN(correlation)
+                            ? " Rank correlation with the study's points: not defined (too few pairs, or one side's points are all equal)."
+                            : String.format(
+                                    Locale.ROOT,
+                                    " Rank correlation with the study's points over the engine x database pairs (Spearman): %.2f.",
+                                    correlation));
+        }
+        h.append(
                         databases.contains(HARNESS_CEILING)
                                 ? " The noop runs (the harness's ceiling) are in the figures, not in the tables."
                                 : "")
@@ -352,6 +362,7 @@ public final class Report {
         StudyReference study = StudyReference.load();
         int rows = 0;
         int winnerMatches = 0;
+        List<Integer> winnerPlaces = new ArrayList<>();
         h.append(
                         "<table><thead><tr><th class=\"l\">pattern</th><th>BLOB</th><th class=\"l\">best</th><th class=\"l\">second</th>")
                 .append(
@@ -383,10 +394,18 @@ public final class Report {
             String agree = "";
             if (best != null && !ranked.isEmpty()) {
                 rows++;
-                boolean same = ranked.stream().filter(r -> r.rank() == 1).anyMatch(r -> r.database()
-                        .equals(best.database()));
-                winnerMatches += same ? 1 : 0;
-                agree = same ? "yes" : "no";
+                int place = Scores.databasePlace(ranked, best.database());
+                long measuredDatabases =
+                        ranked.stream().map(Scores.Ranked::database).distinct().count();
+                winnerMatches += place == 1 ? 1 : 0;
+                if (place > 0) {
+                    winnerPlaces.add(place);
+                }
+                agree = place == 1
+                        ? "yes"
+                        : place == 0
+                                ? "no: " + esc(best.database()) + " not measured here"
+                                : "no: " + esc(best.database()) + " places " + place + " of " + measuredDatabases;
             }
             h.append("<td class=\"l\">").append(agree).append("</td></tr>");
         }
@@ -396,7 +415,18 @@ public final class Report {
                     .append(winnerMatches)
                     .append(" of ")
                     .append(rows)
-                    .append(" pattern x BLOB sizes.</p>\n");
+                    .append(" pattern x BLOB sizes")
+                    .append(
+                            winnerPlaces.isEmpty()
+                                    ? ""
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "; its mean place among the databases here is %.1f",
+                                            winnerPlaces.stream()
+                                                    .mapToInt(Integer::intValue)
+                                                    .average()
+                                                    .orElseThrow()))
+                    .append(".</p>\n");
         }
     }
 

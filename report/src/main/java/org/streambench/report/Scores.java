@@ -190,6 +190,85 @@ public final class Scores {
         return ranked;
     }
 
+    /**
+     * The place of {@code database} among the databases of a ranking, by its best entry (databases
+     * whose best entries tie share a place); 0 when it has no entry.
+     */
+    public static int databasePlace(List<Ranked> ranked, String database) {
+        int best = ranked.stream()
+                .filter(r -> r.database().equals(database))
+                .mapToInt(Ranked::rank)
+                .min()
+                .orElse(0);
+        if (best == 0) {
+            return 0;
+        }
+        return 1
+                + (int) ranked.stream()
+                        .filter(r -> r.rank() < best)
+                        .map(Ranked::database)
+                        .distinct()
+                        .count();
+    }
+
+    /**
+     * How far this run's points agree with the study's: Spearman's rank correlation over the engine x
+     * database pairs that both score, or NaN when fewer than three pairs do or either side's points
+     * are all equal.
+     */
+    public static double pointsCorrelation(Points points, Map<String, Map<String, Integer>> study) {
+        List<Double> ours = new ArrayList<>();
+        List<Double> theirs = new ArrayList<>();
+        points.byEngineAndDatabase()
+                .forEach((engine, byDatabase) -> byDatabase.forEach((database, value) -> {
+                    Integer reference = study.getOrDefault(engine, Map.of()).get(database);
+                    if (reference != null) {
+                        ours.add(value.doubleValue());
+                        theirs.add(reference.doubleValue());
+                    }
+                }));
+        if (ours.size() < 3) {
+            return Double.NaN;
+        }
+        return rankCorrelation(
+                ours.stream().mapToDouble(Double::doubleValue).toArray(),
+                theirs.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    /** Spearman's rank correlation: Pearson's of the ranks, tied values sharing their mean rank; NaN when a side is constant. */
+    static double rankCorrelation(double[] a, double[] b) {
+        if (a.length != b.length) {
+            throw new IllegalArgumentException("series of " + a.length + " and " + b.length + " values");
+        }
+        double[] ra = ranks(a);
+        double[] rb = ranks(b);
+        double meanA = java.util.Arrays.stream(ra).average().orElse(0);
+        double meanB = java.util.Arrays.stream(rb).average().orElse(0);
+        double covariance = 0;
+        double varianceA = 0;
+        double varianceB = 0;
+        for (int i = 0; i < ra.length; i++) {
+            covariance += (ra[i] - meanA) * (rb[i] - meanB);
+            varianceA += (ra[i] - meanA) * (ra[i] - meanA);
+            varianceB += (rb[i] - meanB) * (rb[i] - meanB);
+        }
+        return varianceA == 0 || varianceB == 0 ? Double.NaN : covariance / Math.sqrt(varianceA * varianceB);
+    }
+
+    private static double[] ranks(double[] values) {
+        double[] ranks = new double[values.length];
+        for (int i = 0; i < values.length; i++) {
+            int below = 0;
+            int equal = 0;
+            for (double other : values) {
+                below += other < values[i] ? 1 : 0;
+                equal += other == values[i] ? 1 : 0;
+            }
+            ranks[i] = below + (equal + 1) / 2.0;
+        }
+        return ranks;
+    }
+
     static boolean overlap(double a, double halfA, double b, double halfB) {
         return Math.abs(a - b) <= halfA + halfB;
     }

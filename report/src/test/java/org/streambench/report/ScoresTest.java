@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.streambench.report.Fixtures.run;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -140,5 +142,72 @@ class ScoresTest {
     private static String describe(Scores.Ranked r) {
         return r.database() + "/" + r.engine() + " " + r.rank() + " " + Math.round(r.value())
                 + (r.tiedWithAbove() ? " tie" : "");
+    }
+
+    @Test
+    void theRankCorrelationIsSpearmansWithTiedValuesSharingTheirMeanRank() {
+        assertEquals(1.0, Scores.rankCorrelation(new double[] {1, 5, 9}, new double[] {10, 20, 30}), 1e-12);
+        assertEquals(-1.0, Scores.rankCorrelation(new double[] {1, 5, 9}, new double[] {3, 2, 1}), 1e-12);
+        // ranks (1.5, 1.5, 3, 4) against (1, 2, 3, 4): covariance 4.5, variances 4.5 and 5: sqrt(0.9)
+        assertEquals(
+                Math.sqrt(0.9), Scores.rankCorrelation(new double[] {4, 4, 7, 9}, new double[] {1, 2, 3, 4}), 1e-12);
+        assertTrue(Double.isNaN(Scores.rankCorrelation(new double[] {2, 2, 2}, new double[] {1, 2, 3})));
+    }
+
+    @Test
+    void thePointsAreCorrelatedWithTheStudysOverThePairsBothScore() {
+        Scores.Points ours = new Scores.Points(
+                Map.of(
+                        "flink", Map.of("postgresql", 3, "mariadb", 0),
+                        "spark", Map.of("postgresql", 1, "mariadb", 2)),
+                6,
+                0);
+        // pairs (ours, study's): (3, 9) (0, 1) (1, 2) (2, 5): the same order, cassandra has no points of ours
+        Map<String, Map<String, Integer>> study = Map.of(
+                "flink", Map.of("postgresql", 9, "mariadb", 1, "cassandra", 7),
+                "spark", Map.of("postgresql", 2, "mariadb", 5));
+        assertEquals(1.0, Scores.pointsCorrelation(ours, study), 1e-12);
+        // the study's flink/mariadb 1 -> 6: ranks (4, 1, 2, 3) against (4, 3, 1, 2): 1 - 6 * (0 + 4 + 1 + 1) / 60 = 0.4
+        Map<String, Map<String, Integer>> otherStudy = Map.of(
+                "flink", Map.of("postgresql", 9, "mariadb", 6),
+                "spark", Map.of("postgresql", 2, "mariadb", 5));
+        assertEquals(0.4, Scores.pointsCorrelation(ours, otherStudy), 1e-12);
+        assertTrue(Double.isNaN(Scores.pointsCorrelation(ours, Map.of("flink", Map.of("postgresql", 1)))));
+    }
+
+    @Test
+    void aDatabaseIsPlacedByItsBestEntryAndTiedDatabasesShareAPlace() {
+        List<Scores.Ranked> ranked = List.of(
+                ranked(1, "postgresql", "flink", false),
+                ranked(1, "mariadb", "spark", true),
+                ranked(3, "postgresql", "spark", false),
+                ranked(4, "hbase", "flink", false),
+                ranked(5, "mariadb", "flink", false));
+        assertEquals(1, Scores.databasePlace(ranked, "postgresql"));
+        assertEquals(1, Scores.databasePlace(ranked, "mariadb"));
+        assertEquals(3, Scores.databasePlace(ranked, "hbase"), "after two databases, whatever their other entries");
+        assertEquals(0, Scores.databasePlace(ranked, "cassandra"));
+    }
+
+    @Test
+    void theReportSaysWhereTheStudysWinnerPlacesHere(@TempDir Path dir) throws Exception {
+        // read, 1 B: the study's best are cassandra (throughput) and postgresql (latency)
+        run(dir, "flink", "postgresql", "read", 1, 1, "ok", 2000, 300.0);
+        run(dir, "spark", "postgresql", "read", 1, 1, "ok", 1500, 350.0);
+        run(dir, "flink", "cassandra", "read", 1, 1, "ok", 1000, 100.0);
+        run(dir, "spark", "cassandra", "read", 1, 1, "ok", 900, 120.0);
+
+        String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
+
+        assertTrue(html.contains("no: cassandra places 2 of 2"), html);
+        assertTrue(html.contains("no: postgresql places 2 of 2"), html);
+        assertTrue(html.contains("its mean place among the databases here is 2.0"), html);
+        assertTrue(
+                html.contains("Rank correlation with the study's points over the engine x database pairs (Spearman): "),
+                html);
+    }
+
+    private static Scores.Ranked ranked(int rank, String database, String engine, boolean tied) {
+        return new Scores.Ranked(rank, database, engine, 1000.0 / rank, 0, tied, false);
     }
 }
