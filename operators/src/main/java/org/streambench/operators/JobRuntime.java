@@ -581,7 +581,12 @@ public final class JobRuntime implements AutoCloseable {
         }
         server.stop(0);
         closeProcessingOperators();
-        WORKERS.remove(run, this);
+        // A worker that owns its JVM stays its run's worker until the JVM ends: an operator instance
+        // that asks for it after this (Spark's last tasks while its context stops) would otherwise
+        // start a second worker, which registers unfinished and fails a run that had finished.
+        if (!ownsJvm) {
+            WORKERS.remove(run, this);
+        }
     }
 
     private interface Body {
