@@ -3,9 +3,11 @@ package org.streambench.operators;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -56,21 +58,34 @@ final class RunnerWatchdog {
 
     /**
      * Best effort: the engine's threads are still running and may create or delete files while the
-     * folder is walked, which aborts a walk or leaves a folder non-empty, so it tries again for a
-     * short while; the JVM ends right after.
+     * folder is walked, which aborts a walk or leaves a folder non-empty. So the folder is first
+     * moved aside (a thread that writes by its old path then fails instead of refilling it), and the
+     * deletion tries again for a short while; the JVM ends right after.
      */
     static void deleteQuietly(Path dir) {
         long deadline = System.nanoTime() + DELETE_PATIENCE_NANOS;
-        while (Files.exists(dir)) {
-            try (Stream<Path> paths = Files.walk(dir)) {
-                paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-            } catch (IOException | RuntimeException e) {
-                if (System.nanoTime() > deadline) {
-                    System.err.println("streambench: could not delete " + dir + ": " + e);
-                    return;
+        Path aside = dir.resolveSibling(dir.getFileName() + ".deleting");
+        while (Files.exists(dir) || Files.exists(aside)) {
+            if (Files.exists(dir) && !Files.exists(aside)) {
+                try {
+                    Files.move(dir, aside);
+                } catch (IOException | RuntimeException cannotMove) {
+                    // deleted where it is
                 }
             }
-            if (Files.exists(dir)) {
+            for (Path tree : List.of(aside, dir)) {
+                try (Stream<Path> paths = Files.walk(tree)) {
+                    paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+                } catch (NoSuchFileException gone) {
+                    // nothing there
+                } catch (IOException | RuntimeException e) {
+                    if (System.nanoTime() > deadline) {
+                        System.err.println("streambench: could not delete " + tree + ": " + e);
+                        return;
+                    }
+                }
+            }
+            if (Files.exists(dir) || Files.exists(aside)) {
                 if (System.nanoTime() > deadline) {
                     System.err.println("streambench: could not delete " + dir + " entirely");
                     return;

@@ -1,13 +1,16 @@
 package org.streambench.operators;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +52,9 @@ class WatchdogCleanupTest {
             }
             RunnerWatchdog.deleteQuietly(jobTmp);
             assertFalse(Files.exists(jobTmp), "the job's temporary folder survived");
+            try (Stream<Path> left = Files.list(tmp)) {
+                assertEquals(List.of(), left.toList(), "nothing is left beside it");
+            }
         } finally {
             churning.set(false);
             engine.join();
