@@ -59,6 +59,17 @@ final class Processes {
         throw new AssertionError("the job never processed a record within " + timeoutSeconds + " s");
     }
 
+    /** Waits until the runner writing {@code log} says that records flow: its sampling has begun. */
+    static void awaitRecordsFlowing(Process bench, Path log) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (!Files.readString(log).contains("records flowing")) {
+            if (!bench.isAlive() || System.nanoTime() > deadline) {
+                throw new AssertionError("no record flowed: " + Files.readString(log));
+            }
+            Thread.sleep(200);
+        }
+    }
+
     /** The job JVM among the descendants of {@code parent}: its command line names the engine's main class. */
     static Optional<ProcessHandle> jobJvm(ProcessHandle parent) {
         return parent.descendants()

@@ -285,7 +285,7 @@ class YarnTest {
         Path log = tmp.resolve("bench.log");
         Process bench = Processes.bench(work, log, onYarn("spark", postgres, tmp.resolve("run"), "120s"));
         try {
-            awaitRecordsFlowing(bench, log);
+            Processes.awaitRecordsFlowing(bench, log);
             JsonNode running =
                     get("/ws/v1/cluster/apps?states=RUNNING").path("apps").path("app");
             assertEquals(1, running.size(), running.toString());
@@ -327,7 +327,7 @@ class YarnTest {
         Path log = tmp.resolve(engine + ".log");
         Process bench = Processes.bench(work, log, onYarn(engine, postgres, tmp.resolve(engine), "120s"));
         try {
-            awaitRecordsFlowing(bench, log);
+            Processes.awaitRecordsFlowing(bench, log);
             assertEquals(
                     1,
                     get("/ws/v1/cluster/apps?states=RUNNING")
@@ -358,16 +358,6 @@ class YarnTest {
         }
         for (String process : List.of("ApexOnYarn", "StreamingContainer", "StreamingAppMaster")) {
             awaitGone(process);
-        }
-    }
-
-    /** Waits until the runner writing {@code log} says that records flow (its job started on YARN). */
-    private static void awaitRecordsFlowing(Process bench, Path log) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (!Files.readString(log).contains("records flowing")) {
-            assertTrue(bench.isAlive(), Files.readString(log));
-            assertTrue(System.nanoTime() < deadline, "no record flowed: " + Files.readString(log));
-            Thread.sleep(200);
         }
     }
 

@@ -3,6 +3,7 @@ package org.streambench.runner.experiment;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -507,17 +508,32 @@ public final class ExperimentRunner {
                 + "see " + jobLog + ")");
     }
 
-    /** The next snapshot; null if a bounded job ended by itself (its endpoint closes just before its JVM exits). */
+    /**
+     * The next snapshot; null if a bounded job ended by itself (its endpoint closes just before its
+     * JVM exits). A worker too busy to answer in time (its JVM starved of CPU or paused) is asked
+     * again until it has been silent for {@link #WORKER_SILENCE}: its sample comes late, with the
+     * longer interval it covers, instead of failing a run that is still going.
+     */
     private MetricsScraper.Snapshot scrape(Process job, ExperimentSpec spec, JobCollector collector)
             throws JobFailure, InterruptedException {
-        try {
-            return collector.scrape();
-        } catch (IOException e) {
-            if (endedByItself(job, spec)) {
-                return null;
+        long giveUp = System.nanoTime() + WORKER_SILENCE.toNanos();
+        while (true) {
+            try {
+                return collector.scrape();
+            } catch (HttpTimeoutException busy) {
+                if (System.nanoTime() > giveUp || !job.isAlive()) {
+                    throw new JobFailure("the job's metrics endpoint did not answer for " + WORKER_SILENCE.toSeconds()
+                            + " s: " + busy + (submission == null ? "" : submission.describe()));
+                }
+                requireWorkersAlive(collector);
+                out.println("  the job's metrics endpoint did not answer in time; asking again");
+            } catch (IOException e) {
+                if (endedByItself(job, spec)) {
+                    return null;
+                }
+                throw new JobFailure("the job's metrics endpoint stopped answering: " + e
+                        + (submission == null ? "" : submission.describe()));
             }
-            throw new JobFailure("the job's metrics endpoint stopped answering: " + e
-                    + (submission == null ? "" : submission.describe()));
         }
     }
 
