@@ -158,8 +158,8 @@ class MatrixTest {
                 "200",
                 "--warmup",
                 "1s",
-                "--duration",
-                "6s",
+                "--time-budget",
+                "62s", // 2 x (1 s warm-up + 10 s measured + 20 s of estimated overhead)
                 "--metrics-port",
                 Integer.toString(metricsPort),
                 "--db-port",
@@ -167,6 +167,9 @@ class MatrixTest {
                 "--out",
                 out.toString());
         Processes.awaitRecords(metricsPort, 180);
+        assertTrue(
+                Files.readString(tmp.resolve("first.log")).contains("--time-budget 62s: 10 s measured per experiment"),
+                Files.readString(tmp.resolve("first.log")));
         ProcessHandle job = Processes.jobJvm(first.toHandle()).orElseThrow();
         JsonNode before = JSON.readTree(out.resolve(Journal.FILE).toFile());
         assertEquals("running", before.get("cells").get(0).get("state").asText());
@@ -184,14 +187,14 @@ class MatrixTest {
             assertEquals(
                     "ok", ResultFiles.read(out.resolve(cell.get("id").asText())).get("status"));
             assertEquals(
-                    6,
+                    10,
                     ((Number) EndToEndTest.map(
                                             ResultFiles.read(
                                                     out.resolve(cell.get("id").asText())),
                                             "spec")
                                     .get("durationSeconds"))
                             .intValue(),
-                    "the resumed cells run with the options the matrix was started with");
+                    "the resumed cells run with the window the time budget gave when the matrix started");
         }
         assertEquals(2, journal.get("cells").get(0).get("attempts").asInt(), "the cell that was running ran again");
         assertEquals(1, journal.get("cells").get(1).get("attempts").asInt());

@@ -28,6 +28,7 @@ import org.streambench.runner.matrix.Cell;
 import org.streambench.runner.matrix.Journal;
 import org.streambench.runner.matrix.MatrixPlan;
 import org.streambench.runner.matrix.MatrixProgress;
+import org.streambench.runner.matrix.TimeBudget;
 import org.streambench.runner.monitor.MatrixMetrics;
 import org.streambench.runner.results.RunResult;
 import picocli.CommandLine;
@@ -129,6 +130,14 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     boolean retryFailed;
 
     @Option(
+            names = "--time-budget",
+            paramLabel = "DURATION",
+            description = "Fit the whole matrix into DURATION (e.g. 4h) instead of giving --duration: every cell is "
+                    + "measured for the budget per experiment less the longest warm-up and about "
+                    + ESTIMATED_OVERHEAD_SECONDS + " s of overhead; --dry-run shows the window it gives.")
+    String timeBudget;
+
+    @Option(
             names = "--dry-run",
             description = "Print the plan, the number of experiments and the estimated time; run nothing.")
     boolean dryRun;
@@ -148,6 +157,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     /** Options that are about this invocation, not about the cells: never stored in the journal. */
     private static final List<String> NOT_STORED = List.of(
             "--spec",
+            "--time-budget",
             "--out",
             "--resume",
             "--retry-failed",
@@ -184,17 +194,18 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         if (resume != null) {
             return resume(console);
         }
-        if (!matched("--warmup")
-                && (specFile == null || !Bench.readYaml(specFile).containsKey("warmup"))) {
+        if (!given("--warmup", "warmup")) {
             experiment.warmup = DEFAULT_WARMUP;
         }
-        if (!matched("--metrics-port")
-                && (specFile == null || !Bench.readYaml(specFile).containsKey("metrics-port"))) {
+        if (!given("--metrics-port", "metrics-port")) {
             // each cell's job on any free port: Prometheus finds it through the scrape targets, and a
             // fixed port would collide with any other bench running on this machine
             job.metricsPort = "0";
         }
         MatrixPlan plan = plan();
+        if (timeBudget != null) {
+            fitInto(timeBudget, plan.cells().size(), console);
+        }
         List<ExperimentSpec> specs = checkCells(plan.cells());
         Path dir = out != null ? out : RunCommand.defaultResultDir("matrix");
         if (dryRun) {
@@ -258,6 +269,35 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 journal.count(Journal.State.FAILED),
                 todo.size());
         return stored.execute(journal, console);
+    }
+
+    /**
+     * Sets the measured window that fits {@code experiments} into the budget; the journal stores
+     * the window, so a resumed matrix keeps it.
+     */
+    private void fitInto(String budget, int experiments, PrintWriter console) {
+        if (given("--duration", "duration")) {
+            throw new UserError("give --duration or --time-budget, not both");
+        }
+        int warmup = experiment.warmupMaximumSeconds();
+        int measured = TimeBudget.measuredSeconds(
+                Inputs.seconds("--time-budget", budget), experiments, warmup, ESTIMATED_OVERHEAD_SECONDS);
+        experiment.duration = measured + "s";
+        console.printf(
+                Locale.ROOT,
+                "--time-budget %s: %d s measured per experiment (%d experiments x (warm-up of at most %d s + %d s"
+                        + " measured + about %d s of overhead))%n",
+                budget.trim(),
+                measured,
+                experiments,
+                warmup,
+                measured,
+                ESTIMATED_OVERHEAD_SECONDS);
+    }
+
+    /** Whether an option was given, on the command line or in the spec file. */
+    private boolean given(String option, String specKey) {
+        return matched(option) || (specFile != null && Bench.readYaml(specFile).containsKey(specKey));
     }
 
     private boolean matched(String option) {
@@ -375,7 +415,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 "%d experiments; estimated wall time %s (the longest warm-up + measured + %s per experiment "
                         + "for server start, reset, prefill, job start, stop and verification)%n",
                 cells.size(),
-                human(seconds),
+                TimeBudget.human(seconds),
                 overheads.isEmpty()
                         ? "about " + ESTIMATED_OVERHEAD_SECONDS + " s (more with large key spaces)"
                         : String.format(
@@ -531,7 +571,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                             journal.count(Journal.State.OK),
                             journal.count(Journal.State.FAILED),
                             left,
-                            human(eta));
+                            TimeBudget.human(eta));
                     if (entry.state == Journal.State.FAILED) {
                         // the next cell starts from a fresh server: a failure may have left it in any state
                         session.close();
@@ -608,15 +648,5 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         }
         journal.save();
         return result;
-    }
-
-    static String human(long seconds) {
-        if (seconds < 60) {
-            return seconds + " s";
-        }
-        long minutes = Math.round(seconds / 60.0);
-        return minutes < 60
-                ? minutes + " min"
-                : String.format(Locale.ROOT, "%d h %02d min", minutes / 60, minutes % 60);
     }
 }

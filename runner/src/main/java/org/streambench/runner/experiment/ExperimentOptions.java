@@ -48,7 +48,7 @@ public final class ExperimentOptions {
             names = "--duration",
             defaultValue = "30s",
             description = "Measured time after the warm-up, e.g. 30s, 10m (default: ${DEFAULT-VALUE}).")
-    String duration;
+    public String duration;
 
     @Option(
             names = "--warmup",
@@ -120,6 +120,11 @@ public final class ExperimentOptions {
         return text.equals("steady") || text.startsWith("steady:");
     }
 
+    /** The longest the warm-up can take: its fixed length, or the maximum of a steady warm-up. */
+    public int warmupMaximumSeconds() {
+        return steadyWarmup() ? steadyMaximum() : Inputs.seconds("--warmup", warmup);
+    }
+
     private int steadyMaximum() {
         String text = warmup.trim();
         int maximum = text.equals("steady")
@@ -150,7 +155,7 @@ public final class ExperimentOptions {
                     + " is larger than 16 MiB, beyond what MEDIUMBLOB and the drivers accept here");
         }
         int durationSeconds = Inputs.seconds("--duration", duration);
-        int warmupSeconds = steadyWarmup() ? steadyMaximum() : Inputs.seconds("--warmup", warmup);
+        int warmupSeconds = warmupMaximumSeconds();
         if (!steadyWarmup() && durationSeconds <= warmupSeconds) {
             throw new UserError(
                     "--duration (" + durationSeconds + " s) must be longer than --warmup (" + warmupSeconds + " s)");

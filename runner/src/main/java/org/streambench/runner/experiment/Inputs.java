@@ -15,7 +15,7 @@ public final class Inputs {
     private Inputs() {}
 
     /** "30s", "2m", "1h" or a plain number of seconds. */
-    static int seconds(String option, String text) {
+    public static int seconds(String option, String text) {
         Matcher m = DURATION.matcher(text.trim());
         if (!m.matches()) {
             throw new UserError(option + " '" + text + "' is not a duration; write it like 30s, 2m or 1h");

@@ -1,0 +1,50 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code bench matrix --time-budget}: the plan it gives, and the inputs it refuses (no server, no job). */
+class MatrixTimeBudgetTest {
+
+    @Test
+    void theStudysMatrixInFourHoursGetsTheWindowThatFits(@TempDir Path tmp) {
+        Path out = tmp.resolve("matrix");
+        CliResult plan = CliResult.bench(
+                "matrix", "--time-budget", "4h", "--warmup", "steady:15s", "--dry-run", "--out", out.toString());
+        assertEquals(0, plan.code(), plan.toString());
+        assertTrue(plan.out().contains("--time-budget 4h: 45 s measured per experiment"), plan.out());
+        assertTrue(plan.out().contains("each cell: warm-up until steady, at most 15 s, 45 s measured"), plan.out());
+        assertTrue(plan.out().contains("180 experiments; estimated wall time 4 h 00 min"), plan.out());
+        assertFalse(Files.exists(out), "a dry run writes nothing");
+    }
+
+    @Test
+    void aBudgetTooSmallOrGivenWithADurationIsOneLineAndWritesNothing(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("matrix");
+        assertRefused(
+                out, "--time-budget 1 h 00 min leaves 20 s per experiment for 180 experiments", "--time-budget", "1h");
+        assertRefused(out, "give --duration or --time-budget, not both", "--time-budget", "4h", "--duration", "30s");
+        assertRefused(out, "--time-budget 'soon' is not a duration", "--time-budget", "soon");
+        Path spec = Files.writeString(tmp.resolve("matrix.yaml"), "duration: 30s\ntime-budget: 4h\n");
+        assertRefused(out, "give --duration or --time-budget, not both", "--spec", spec.toString());
+    }
+
+    private static void assertRefused(Path out, String expected, String... options) {
+        String[] args = new String[options.length + 3];
+        args[0] = "matrix";
+        System.arraycopy(options, 0, args, 1, options.length);
+        args[options.length + 1] = "--out";
+        args[options.length + 2] = out.toString();
+        CliResult run = CliResult.bench(args);
+        assertEquals(2, run.code(), run.toString());
+        assertTrue(run.err().contains(expected), run.err());
+        assertEquals(1, run.err().strip().lines().count(), "one line: " + run.err());
+        assertFalse(Files.exists(out), "nothing written");
+    }
+}
