@@ -255,13 +255,63 @@ class YarnTest {
     }
 
     /**
+     * Apex's containers put their jars on the classpath in no set order beside the cluster's Hadoop;
+     * they get the HBase client built on Hadoop 3 (the default one carries Hadoop 2 classes, which
+     * broke the cluster's Hadoop there), so an Apex job against HBase runs on YARN and verifies.
+     */
+    @Test
+    @Order(6)
+    void anApexJobOnYarnRunsAgainstHBase(@TempDir Path tmp) throws Exception {
+        ServerState hbase = TestServers.start("hbase");
+        System.setProperty("streambench.work", work.toString()); // TestServers sets its own
+        Path out = tmp.resolve("run");
+        CliResult run = CliResult.bench(
+                "run",
+                "--engine",
+                "apex",
+                "--db",
+                "hbase",
+                "--db-url",
+                hbase.settings().get("url"),
+                "--pattern",
+                "mixed",
+                "--blob",
+                "100",
+                "--records",
+                "400",
+                "--keys",
+                "400",
+                "--duration",
+                "120s",
+                "--warmup",
+                "0s",
+                "--metrics-port",
+                "0",
+                "--cluster",
+                "yarn",
+                "--out",
+                out.toString());
+        assertEquals(0, run.code(), run.toString());
+        Map<String, Object> result = ResultFiles.read(out);
+        assertEquals("ok", result.get("status"), String.valueOf(result.get("error")));
+        Map<String, Object> verification = EndToEndTest.map(result, "verification");
+        assertEquals(0, verification.get("mismatches"), verification.toString());
+        assertTrue(((Number) verification.get("checked")).longValue() > 0, verification.toString());
+        Map<String, Object> environment = EndToEndTest.map(result, "environment");
+        assertEquals("yarn", environment.get("cluster"));
+        assertTrue(
+                String.valueOf(environment.get("applicationId")).matches("application_\\d+_\\d+"),
+                environment.toString());
+    }
+
+    /**
      * Spark stages an application's files (its settings with the database password among them) and
      * deletes them when its driver shuts down or its submitter sees the application fail; a run
      * that ends by its duration does neither (the job ends its JVMs itself), so by default they
      * stayed in ~/.sparkStaging.
      */
     @Test
-    @Order(6)
+    @Order(7)
     void aSparkRunLeavesNoStagingFolder(@TempDir Path tmp) throws Exception {
         ServerState postgres = TestServers.start("postgresql");
         System.setProperty("streambench.work", work.toString()); // TestServers sets its own
@@ -279,7 +329,7 @@ class YarnTest {
 
     /** YARN kills the application mid-run: the run fails saying so, and nothing of it is left running. */
     @Test
-    @Order(7)
+    @Order(8)
     void aYarnApplicationKilledFromOutsideFailsTheRun(@TempDir Path tmp) throws Exception {
         ServerState postgres = TestServers.start("postgresql");
         Path log = tmp.resolve("bench.log");
@@ -319,7 +369,7 @@ class YarnTest {
      * targets are its workers.
      */
     @Test
-    @Order(8)
+    @Order(9)
     void aRunnerKilledWithSigkillLeavesNoApplicationRunning(@TempDir Path tmp) throws Exception {
         ServerState postgres = TestServers.start("postgresql");
         System.setProperty("streambench.work", work.toString()); // TestServers sets its own
@@ -408,7 +458,7 @@ class YarnTest {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void stopEndsBothProcessesAndStatusSaysSo() throws Exception {
         LocalYarn.Running running = yarn.running().orElseThrow();
         CliResult stop = CliResult.bench("yarn", "stop");

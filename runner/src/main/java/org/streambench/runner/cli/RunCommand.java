@@ -82,7 +82,6 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         PrintWriter console = command.commandLine().getOut();
         // everything is checked before anything starts or is written
         ExperimentSpec spec = experiment.toSpec(job);
-        job.requireSubmittable(spec.engine(), spec.database(), "run it with --cluster local");
         ExperimentRunner runner = job.runner(console);
         DatabaseSession.check(spec.database(), connection);
         Path dir = out != null ? out : defaultResultDir(spec);

@@ -13,7 +13,6 @@ import org.streambench.local.UserError;
 import org.streambench.runner.monitor.Prometheus;
 import org.streambench.runner.yarn.LocalYarn;
 import org.streambench.runner.yarn.YarnCluster;
-import org.streambench.runner.yarn.YarnSubmission;
 import picocli.CommandLine.Option;
 
 /** How the runner launches and watches the job JVM. */
@@ -49,8 +48,8 @@ public final class JobOptions {
             names = "--cluster",
             defaultValue = "local",
             description = "Where the job runs: local (its own JVM on this machine) or yarn (submitted to the YARN"
-                    + " of --yarn-conf, else $HADOOP_CONF_DIR, else the suite's own: ./bench yarn start;"
-                    + " Apex x HBase is refused there) (default: ${DEFAULT-VALUE}).")
+                    + " of --yarn-conf, else $HADOOP_CONF_DIR, else the suite's own: ./bench yarn start)"
+                    + " (default: ${DEFAULT-VALUE}).")
     String cluster;
 
     @Option(
@@ -161,18 +160,6 @@ public final class JobOptions {
                         + " ./bench yarn start, or give --yarn-conf DIR (or set HADOOP_CONF_DIR)"));
         chosen.info(); // unreachable: a UserError that says how to fix it
         return Optional.of(chosen);
-    }
-
-    /**
-     * With --cluster yarn: the engine's job must be able to run against the database on YARN;
-     * {@code fix} says what to do instead (e.g. "run it with --cluster local").
-     */
-    public void requireSubmittable(String engine, String database, String fix) {
-        if (cluster.equals("yarn")) {
-            YarnSubmission.refusal(engine, database).ifPresent(reason -> {
-                throw new UserError("--cluster yarn: " + reason + "; " + fix);
-            });
-        }
     }
 
     private String advertisedCollectorHost() {

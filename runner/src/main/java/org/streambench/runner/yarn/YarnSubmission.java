@@ -62,15 +62,6 @@ public final class YarnSubmission {
         this.out = out;
     }
 
-    /** Why the engine's job cannot run against the database on YARN; empty when it can. */
-    public static Optional<String> refusal(String engine, String database) {
-        if (engine.equals("apex") && database.equals("hbase")) {
-            return Optional.of("the apex job cannot run against hbase on YARN (Apex's containers put the HBase client,"
-                    + " which carries Hadoop 2 classes, ahead of the cluster's Hadoop)");
-        }
-        return Optional.empty();
-    }
-
     /**
      * The command of Spark's submitting JVM, which waits until the application ends. The settings
      * go to {@code settingsFile}.
@@ -216,9 +207,9 @@ public final class YarnSubmission {
      * The command of Apex's submitting JVM, which is also the job's main and first worker: Apex
      * builds the DAG where it is launched. It runs on the Hadoop 3.4 client instead of Apex's
      * Hadoop 2.6 and ships the job's jars with the application. Apex's containers put their jars
-     * on the classpath in no set order ({@code ./*}) ahead of the cluster's Hadoop; the HBase
-     * client's jar, which carries Hadoop 2 classes, would shadow the cluster's Hadoop there, so
-     * it and the HBase connector stay home (see {@link #refusal}).
+     * on the classpath in no set order ({@code ./*}) beside the cluster's Hadoop, where the Hadoop
+     * classes that the HBase client's jar carries would shadow the cluster's; the build's
+     * yarn-lib/ has an HBase client without them, which goes instead.
      */
     private List<String> apexCommand(
             ExperimentSpec spec, Path specFile, Path settingsFile, List<String> jvmFlags, String containerMemory)
@@ -229,8 +220,9 @@ public final class YarnSubmission {
         List<String> jobJars = Stream.concat(Stream.of(appJar), jars(Home.classpathOf(APEX_MODULE)).stream())
                 .filter(jar -> !fileName(jar).startsWith("hadoop-"))
                 .toList();
-        // the operators, the connectors and what they need, beside the Apex jars Apex ships itself, and a Guava that
-        // both Apex's engine and the cluster's Hadoop 3 can use (the build's yarn-lib/, not Apex's Guava 11); not
+        // the operators, the connectors and what they need, beside the Apex jars Apex ships itself, a Guava that both
+        // Apex's engine and the cluster's Hadoop 3 can use and an HBase client without Hadoop's classes (both from
+        // the build's yarn-lib/, instead of Apex's Guava 11 and the HBase client the connector depends on); not
         // the rest of Apex's dependencies (Hadoop 2.6's Jetty 6 and 8, Jersey 1), which break the cluster's Hadoop
         Set<String> jobDependencies = Stream.of("operators", "db-connectors/all")
                 .flatMap(module -> jars(Home.classpathOf(module)).stream())
@@ -241,7 +233,7 @@ public final class YarnSubmission {
                         || jar.contains("/org/streambench/")
                         || jar.startsWith(Home.root().toString())
                         || jobDependencies.contains(fileName(jar)))
-                .filter(jar -> !fileName(jar).matches("(db-hbase|hbase-shaded-client|guava)-.*"))
+                .filter(jar -> !fileName(jar).matches("(hbase-shaded-client|guava)-.*"))
                 .collect(Collectors.toCollection(ArrayList::new));
         try (Stream<Path> yarnLib =
                 Files.list(Home.root().resolve(APEX_MODULE).resolve("target").resolve("yarn-lib"))) {
