@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
@@ -31,12 +33,9 @@ class AllPairsTest {
                 .flatMap(database -> Stream.of("flink", "spark", "apex").map(engine -> Arguments.of(engine, database)));
     }
 
-    @ParameterizedTest(name = "{0} x {1}")
-    @MethodSource("pairs")
-    void everyEngineRunsAgainstEveryDatabase(String engine, String database, @TempDir Path tmp) throws Exception {
-        ServerState server = TestServers.start(database);
-        Path out = tmp.resolve("run");
-        CliResult run = CliResult.bench(
+    /** The arguments of a short bounded mixed run (inserts and updates) of {@code engine} against {@code database}. */
+    static String[] boundedMixedRun(String engine, String database, Path out, String... extra) {
+        List<String> args = new ArrayList<>(List.of(
                 "run",
                 "--engine",
                 engine,
@@ -56,10 +55,19 @@ class AllPairsTest {
                 "0s",
                 "--metrics-port",
                 "0",
-                "--db-port",
-                Integer.toString(server.port()),
                 "--out",
-                out.toString());
+                out.toString()));
+        args.addAll(List.of(extra));
+        return args.toArray(String[]::new);
+    }
+
+    @ParameterizedTest(name = "{0} x {1}")
+    @MethodSource("pairs")
+    void everyEngineRunsAgainstEveryDatabase(String engine, String database, @TempDir Path tmp) throws Exception {
+        ServerState server = TestServers.start(database);
+        Path out = tmp.resolve("run");
+        CliResult run =
+                CliResult.bench(boundedMixedRun(engine, database, out, "--db-port", Integer.toString(server.port())));
         assertEquals(0, run.code(), run.toString());
         Map<String, Object> result = ResultFiles.read(out);
         assertEquals("ok", result.get("status"), String.valueOf(result.get("error")));

@@ -265,32 +265,8 @@ class YarnTest {
         ServerState hbase = TestServers.start("hbase");
         System.setProperty("streambench.work", work.toString()); // TestServers sets its own
         Path out = tmp.resolve("run");
-        CliResult run = CliResult.bench(
-                "run",
-                "--engine",
-                "apex",
-                "--db",
-                "hbase",
-                "--db-url",
-                hbase.settings().get("url"),
-                "--pattern",
-                "mixed",
-                "--blob",
-                "100",
-                "--records",
-                "400",
-                "--keys",
-                "400",
-                "--duration",
-                "120s",
-                "--warmup",
-                "0s",
-                "--metrics-port",
-                "0",
-                "--cluster",
-                "yarn",
-                "--out",
-                out.toString());
+        CliResult run = CliResult.bench(AllPairsTest.boundedMixedRun(
+                "apex", "hbase", out, "--db-url", hbase.settings().get("url"), "--cluster", "yarn"));
         assertEquals(0, run.code(), run.toString());
         Map<String, Object> result = ResultFiles.read(out);
         assertEquals("ok", result.get("status"), String.valueOf(result.get("error")));
@@ -361,6 +337,40 @@ class YarnTest {
     }
 
     /**
+     * An application that YARN ends before the job's first record (here killed as soon as YARN
+     * has it) fails the run at once, saying so. Apex's submitting JVM, the job's main, outlives its
+     * ApplicationMaster, so the runner used to wait for the first record until its startup timeout.
+     */
+    @Test
+    @Order(9)
+    void anApplicationThatFailsBeforeItsFirstRecordEndsTheRunAtOnce(@TempDir Path tmp) throws Exception {
+        ServerState postgres = TestServers.start("postgresql");
+        System.setProperty("streambench.work", work.toString()); // TestServers sets its own
+        Path log = tmp.resolve("bench.log");
+        Process bench = Processes.bench(work, log, onYarn("apex", postgres, tmp.resolve("run"), "120s"));
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            JsonNode submitted;
+            do {
+                assertTrue(System.nanoTime() < deadline, "YARN never had the application: " + Files.readString(log));
+                Thread.sleep(200);
+                submitted = get("/ws/v1/cluster/apps?states=NEW,NEW_SAVING,SUBMITTED,ACCEPTED,RUNNING")
+                        .path("apps")
+                        .path("app");
+            } while (submitted.isEmpty());
+            put("/ws/v1/cluster/apps/" + submitted.get(0).path("id").asText() + "/state", "{\"state\":\"KILLED\"}");
+
+            assertTrue(bench.waitFor(60, TimeUnit.SECONDS), "the runner still waits: " + Files.readString(log));
+            String output = Files.readString(log);
+            assertEquals(1, bench.exitValue(), output);
+            assertTrue(output.contains("ended before any record was processed; YARN application"), output);
+            assertTrue(output.contains("KILLED"), output);
+        } finally {
+            bench.destroyForcibly();
+        }
+    }
+
+    /**
      * A runner killed with SIGKILL cleans nothing up. Apex's launcher (the job's main, outside
      * YARN) sees its runner gone and kills the application it submitted: no application and no JVM
      * of the job is left. (Spark's driver and Flink's JobManager are the job's main inside the
@@ -369,7 +379,7 @@ class YarnTest {
      * targets are its workers.
      */
     @Test
-    @Order(9)
+    @Order(10)
     void aRunnerKilledWithSigkillLeavesNoApplicationRunning(@TempDir Path tmp) throws Exception {
         ServerState postgres = TestServers.start("postgresql");
         System.setProperty("streambench.work", work.toString()); // TestServers sets its own
@@ -458,7 +468,7 @@ class YarnTest {
     }
 
     @Test
-    @Order(10)
+    @Order(11)
     void stopEndsBothProcessesAndStatusSaysSo() throws Exception {
         LocalYarn.Running running = yarn.running().orElseThrow();
         CliResult stop = CliResult.bench("yarn", "stop");

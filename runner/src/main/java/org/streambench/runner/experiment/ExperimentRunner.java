@@ -100,6 +100,9 @@ public final class ExperimentRunner {
     /** A worker silent this long, while the run is not over, has died (its JVM on a cluster is not the runner's to watch). */
     private static final Duration WORKER_SILENCE = Duration.ofSeconds(15);
 
+    /** How often the runner asks YARN whether the job's application failed while it waits for the first record. */
+    private static final Duration APPLICATION_CHECK_INTERVAL = Duration.ofSeconds(2);
+
     /**
      * Runs the experiment into {@code dir}. If the runner is interrupted meanwhile, {@code dir} is
      * left holding a result.json whose status is "interrupted", never something that looks like a result.
@@ -474,13 +477,25 @@ public final class ExperimentRunner {
         }
     }
 
-    /** The first snapshot with processed records; null if a bounded job already ended. */
+    /**
+     * The first snapshot with processed records; null if a bounded job already ended. On YARN, an
+     * application that fails before its first record ends the wait at once: Apex's submitting JVM,
+     * the job's main, outlives an ApplicationMaster that died.
+     */
     private MetricsScraper.Snapshot awaitFirstRecords(
             Process job, ExperimentSpec spec, JobCollector collector, Path jobLog)
             throws InterruptedException, JobFailure {
         long deadline = System.nanoTime() + startupTimeoutSeconds * SECOND;
+        long nextApplicationCheck = System.nanoTime();
         boolean started = false;
         while (System.nanoTime() < deadline) {
+            if (submission != null && System.nanoTime() >= nextApplicationCheck) {
+                nextApplicationCheck = System.nanoTime() + APPLICATION_CHECK_INTERVAL.toNanos();
+                if (submission.applicationFailed()) {
+                    throw new JobFailure("the " + spec.engine() + " job ended before any record was processed"
+                            + submission.describe() + " (see " + jobLog + ")");
+                }
+            }
             if (!job.isAlive()) {
                 if (spec.bounded() && job.exitValue() == 0) {
                     return null;

@@ -397,6 +397,19 @@ public final class YarnSubmission {
         }
     }
 
+    /** Whether YARN says the application failed or was killed; false while it runs, after it finished, or when YARN cannot be asked. */
+    public boolean applicationFailed() {
+        Optional<String> application = applicationId();
+        if (application.isEmpty()) {
+            return false;
+        }
+        try {
+            return List.of("FAILED", "KILLED").contains(cluster.applicationState(application.get()));
+        } catch (RuntimeException unreachable) {
+            return false;
+        }
+    }
+
     /** "; YARN application ID STATE (diagnostics)", or nothing while YARN does not know it or cannot be asked. */
     public String describe() {
         Optional<String> application = applicationId();
