@@ -35,6 +35,27 @@ class MatrixTimeBudgetTest {
         assertRefused(out, "give --duration or --time-budget, not both", "--spec", spec.toString());
     }
 
+    @Test
+    void onYarnACellIsTakenToCostMoreBesidesItsWindow(@TempDir Path tmp) {
+        // 180 x 50 s: 50 - 15 s of warm-up - 20 s of overhead leaves 15 s measured locally; on YARN (35 s) none
+        Path out = tmp.resolve("matrix");
+        CliResult local = CliResult.bench(
+                "matrix", "--time-budget", "9000", "--warmup", "steady:15s", "--dry-run", "--out", out.toString());
+        assertEquals(0, local.code(), local.toString());
+        assertTrue(local.out().contains("--time-budget 9000: 15 s measured per experiment"), local.out());
+        assertRefused(
+                out,
+                "--time-budget 2 h 30 min leaves 50 s per experiment for 180 experiments, less than a warm-up of at"
+                        + " most 15 s + 10 s measured + about 35 s of overhead; give at least 3 h 00 min",
+                "--time-budget",
+                "9000",
+                "--warmup",
+                "steady:15s",
+                "--cluster",
+                "yarn",
+                "--dry-run");
+    }
+
     private static void assertRefused(Path out, String expected, String... options) {
         String[] args = new String[options.length + 3];
         args[0] = "matrix";

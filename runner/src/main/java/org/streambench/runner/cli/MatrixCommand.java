@@ -64,6 +64,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     static final List<String> STUDY_BLOBS = List.of("1", "10000", "100000");
     /** What a cell costs besides its warm-up and measured window (job JVM start, reset, prefill, stop, verify), until measured. */
     private static final int ESTIMATED_OVERHEAD_SECONDS = 20;
+    /** The same on YARN, where the job's first record comes some 13 s later than a local job JVM's (its containers start). */
+    private static final int ESTIMATED_YARN_OVERHEAD_SECONDS = 35;
 
     private static final String RUN_LOG = "run.log";
     /**
@@ -134,7 +136,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             paramLabel = "DURATION",
             description = "Fit the whole matrix into DURATION (e.g. 4h) instead of giving --duration: every cell is "
                     + "measured for the budget per experiment less the longest warm-up and about "
-                    + ESTIMATED_OVERHEAD_SECONDS + " s of overhead; --dry-run shows the window it gives.")
+                    + ESTIMATED_OVERHEAD_SECONDS + " s of overhead (" + ESTIMATED_YARN_OVERHEAD_SECONDS
+                    + " s on YARN); --dry-run shows the window it gives.")
     String timeBudget;
 
     @Option(
@@ -280,8 +283,9 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             throw new UserError("give --duration or --time-budget, not both");
         }
         int warmup = experiment.warmupMaximumSeconds();
-        int measured = TimeBudget.measuredSeconds(
-                Inputs.seconds("--time-budget", budget), experiments, warmup, ESTIMATED_OVERHEAD_SECONDS);
+        int overhead = estimatedOverheadSeconds();
+        int measured =
+                TimeBudget.measuredSeconds(Inputs.seconds("--time-budget", budget), experiments, warmup, overhead);
         experiment.duration = measured + "s";
         console.printf(
                 Locale.ROOT,
@@ -292,7 +296,12 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 experiments,
                 warmup,
                 measured,
-                ESTIMATED_OVERHEAD_SECONDS);
+                overhead);
+    }
+
+    /** What a cell is taken to cost besides its warm-up and measured window, before any has run. */
+    private int estimatedOverheadSeconds() {
+        return job.onYarn() ? ESTIMATED_YARN_OVERHEAD_SECONDS : ESTIMATED_OVERHEAD_SECONDS;
     }
 
     /** Whether an option was given, on the command line or in the spec file. */
@@ -399,7 +408,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     job.metricsPort.trim().equals("0") ? "any free port" : "port " + job.metricsPort.trim());
         }
         List<Double> overheads = measured == null ? List.of() : sortedOverheads(measured);
-        double overhead = overheads.isEmpty() ? ESTIMATED_OVERHEAD_SECONDS : median(overheads);
+        double overhead = overheads.isEmpty() ? estimatedOverheadSeconds() : median(overheads);
         long seconds = 0;
         for (int i = 0; i < cells.size(); i++) {
             ExperimentSpec spec = specs.get(i);
@@ -408,12 +417,13 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         }
         console.printf(
                 Locale.ROOT,
-                "%d experiments; estimated wall time %s (the longest warm-up + measured + %s per experiment "
+                "%d experiment%s; estimated wall time %s (the longest warm-up + measured + %s per experiment "
                         + "for server start, reset, prefill, job start, stop and verification)%n",
                 cells.size(),
+                cells.size() == 1 ? "" : "s",
                 TimeBudget.human(seconds),
                 overheads.isEmpty()
-                        ? "about " + ESTIMATED_OVERHEAD_SECONDS + " s (more with large key spaces)"
+                        ? "about " + estimatedOverheadSeconds() + " s (more with large key spaces)"
                         : String.format(
                                 Locale.ROOT,
                                 "%.0f s (the median overhead of this matrix's %d finished experiments)",

@@ -138,6 +138,11 @@ public final class JobOptions {
                 yarn().orElse(null));
     }
 
+    /** Whether the job is to run on YARN (--cluster yarn). */
+    public boolean onYarn() {
+        return cluster.equals("yarn");
+    }
+
     /** With --cluster yarn: the cluster to submit to, checked to answer; empty for local jobs. */
     private Optional<YarnCluster> yarn() {
         if (cluster.equals("local")) {
