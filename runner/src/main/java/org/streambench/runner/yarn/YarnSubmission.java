@@ -53,6 +53,8 @@ public final class YarnSubmission {
     private final PrintWriter out;
     /** Marks the application, so the runner finds it to record and to kill it. */
     private final String tag = "streambench-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+
+    private volatile String applicationId;
     /** What the job asked YARN for, by the engine's own names: containers, their cores and memory. */
     private final Map<String, String> resources = new LinkedHashMap<>();
 
@@ -390,21 +392,30 @@ public final class YarnSubmission {
     /** The application, once YARN has it. */
     public Optional<String> applicationId() {
         try {
-            return cluster.applicationWithTag(tag);
+            return submittedApplication();
         } catch (RuntimeException unreachable) {
             out.println("warning: could not ask YARN for the job's application: " + unreachable.getMessage());
             return Optional.empty();
         }
     }
 
-    /** Whether YARN says the application failed or was killed; false while it runs, after it finished, or when YARN cannot be asked. */
-    public boolean applicationFailed() {
-        Optional<String> application = applicationId();
-        if (application.isEmpty()) {
-            return false;
+    /** The application, once YARN has it (asked until then; its id never changes); throws when YARN cannot be asked. */
+    private Optional<String> submittedApplication() {
+        if (applicationId == null) {
+            applicationId = cluster.applicationWithTag(tag).orElse(null);
         }
+        return Optional.ofNullable(applicationId);
+    }
+
+    /**
+     * Whether YARN says the application failed or was killed; false while it runs, after it
+     * finished, or when YARN cannot be asked (quietly: it is asked every few seconds).
+     */
+    public boolean applicationFailed() {
         try {
-            return List.of("FAILED", "KILLED").contains(cluster.applicationState(application.get()));
+            Optional<String> application = submittedApplication();
+            return application.isPresent()
+                    && List.of("FAILED", "KILLED").contains(cluster.applicationState(application.get()));
         } catch (RuntimeException unreachable) {
             return false;
         }
