@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,8 +17,7 @@ class MatrixTimeBudgetTest {
     @Test
     void theStudysMatrixInFourHoursGetsTheWindowThatFits(@TempDir Path tmp) {
         Path out = tmp.resolve("matrix");
-        CliResult plan = CliResult.bench(
-                "matrix", "--time-budget", "4h", "--warmup", "steady:15s", "--dry-run", "--out", out.toString());
+        CliResult plan = dryRun(out, "--time-budget", "4h", "--warmup", "steady:15s");
         assertEquals(0, plan.code(), plan.toString());
         assertTrue(plan.out().contains("--time-budget 4h: 45 s measured per experiment"), plan.out());
         assertTrue(plan.out().contains("each cell: warm-up until steady, at most 15 s, 45 s measured"), plan.out());
@@ -39,8 +40,7 @@ class MatrixTimeBudgetTest {
     void onYarnACellIsTakenToCostMoreBesidesItsWindow(@TempDir Path tmp) {
         // 180 x 50 s: 50 - 15 s of warm-up - 20 s of overhead leaves 15 s measured locally; on YARN (35 s) none
         Path out = tmp.resolve("matrix");
-        CliResult local = CliResult.bench(
-                "matrix", "--time-budget", "9000", "--warmup", "steady:15s", "--dry-run", "--out", out.toString());
+        CliResult local = dryRun(out, "--time-budget", "9000", "--warmup", "steady:15s");
         assertEquals(0, local.code(), local.toString());
         assertTrue(local.out().contains("--time-budget 9000: 15 s measured per experiment"), local.out());
         assertRefused(
@@ -54,6 +54,13 @@ class MatrixTimeBudgetTest {
                 "--cluster",
                 "yarn",
                 "--dry-run");
+    }
+
+    private static CliResult dryRun(Path out, String... options) {
+        List<String> args = new ArrayList<>(List.of("matrix"));
+        args.addAll(List.of(options));
+        args.addAll(List.of("--dry-run", "--out", out.toString()));
+        return CliResult.bench(args.toArray(String[]::new));
     }
 
     private static void assertRefused(Path out, String expected, String... options) {

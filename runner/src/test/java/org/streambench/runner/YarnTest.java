@@ -193,8 +193,7 @@ class YarnTest {
     @Order(5)
     void everyEngineOnYarnRunsInSeveralJvmsAndLeavesTheSameDatabaseStateAsTheOthers(@TempDir Path tmp)
             throws Exception {
-        ServerState postgres = TestServers.start("postgresql");
-        System.setProperty("streambench.work", work.toString()); // TestServers sets its own
+        ServerState postgres = server("postgresql");
         Map<String, Map<String, String>> stateByEngine = new LinkedHashMap<>();
         for (String engine : List.of("spark", "flink", "apex")) {
             Path out = tmp.resolve(engine);
@@ -262,8 +261,7 @@ class YarnTest {
     @Test
     @Order(6)
     void anApexJobOnYarnRunsAgainstHBase(@TempDir Path tmp) throws Exception {
-        ServerState hbase = TestServers.start("hbase");
-        System.setProperty("streambench.work", work.toString()); // TestServers sets its own
+        ServerState hbase = server("hbase");
         Path out = tmp.resolve("run");
         CliResult run = CliResult.bench(AllPairsTest.boundedMixedRun(
                 "apex", "hbase", out, "--db-url", hbase.settings().get("url"), "--cluster", "yarn"));
@@ -289,8 +287,7 @@ class YarnTest {
     @Test
     @Order(7)
     void aSparkRunLeavesNoStagingFolder(@TempDir Path tmp) throws Exception {
-        ServerState postgres = TestServers.start("postgresql");
-        System.setProperty("streambench.work", work.toString()); // TestServers sets its own
+        ServerState postgres = server("postgresql");
         Path out = tmp.resolve("run");
         CliResult run = CliResult.bench(onYarn("spark", postgres, out, "3s"));
         assertEquals(0, run.code(), run.toString());
@@ -307,7 +304,7 @@ class YarnTest {
     @Test
     @Order(8)
     void aYarnApplicationKilledFromOutsideFailsTheRun(@TempDir Path tmp) throws Exception {
-        ServerState postgres = TestServers.start("postgresql");
+        ServerState postgres = server("postgresql");
         Path log = tmp.resolve("bench.log");
         Process bench = Processes.bench(work, log, onYarn("spark", postgres, tmp.resolve("run"), "120s"));
         try {
@@ -315,7 +312,7 @@ class YarnTest {
             JsonNode running =
                     get("/ws/v1/cluster/apps?states=RUNNING").path("apps").path("app");
             assertEquals(1, running.size(), running.toString());
-            put("/ws/v1/cluster/apps/" + running.get(0).path("id").asText() + "/state", "{\"state\":\"KILLED\"}");
+            kill(running.get(0).path("id").asText());
 
             assertTrue(bench.waitFor(60, TimeUnit.SECONDS), "the runner did not end: " + Files.readString(log));
             assertEquals(1, bench.exitValue(), Files.readString(log));
@@ -344,8 +341,7 @@ class YarnTest {
     @Test
     @Order(9)
     void anApplicationThatFailsBeforeItsFirstRecordEndsTheRunAtOnce(@TempDir Path tmp) throws Exception {
-        ServerState postgres = TestServers.start("postgresql");
-        System.setProperty("streambench.work", work.toString()); // TestServers sets its own
+        ServerState postgres = server("postgresql");
         Path log = tmp.resolve("bench.log");
         Process bench = Processes.bench(work, log, onYarn("apex", postgres, tmp.resolve("run"), "120s"));
         try {
@@ -358,7 +354,7 @@ class YarnTest {
                         .path("apps")
                         .path("app");
             } while (submitted.isEmpty());
-            put("/ws/v1/cluster/apps/" + submitted.get(0).path("id").asText() + "/state", "{\"state\":\"KILLED\"}");
+            kill(submitted.get(0).path("id").asText());
 
             assertTrue(bench.waitFor(60, TimeUnit.SECONDS), "the runner still waits: " + Files.readString(log));
             String output = Files.readString(log);
@@ -381,8 +377,7 @@ class YarnTest {
     @Test
     @Order(10)
     void aRunnerKilledWithSigkillLeavesNoApplicationRunning(@TempDir Path tmp) throws Exception {
-        ServerState postgres = TestServers.start("postgresql");
-        System.setProperty("streambench.work", work.toString()); // TestServers sets its own
+        ServerState postgres = server("postgresql");
         String engine = "apex";
         Path log = tmp.resolve(engine + ".log");
         Process bench = Processes.bench(work, log, onYarn(engine, postgres, tmp.resolve(engine), "120s"));
@@ -496,6 +491,18 @@ class YarnTest {
                         HttpResponse.BodyHandlers.ofString());
         assertTrue(List.of(200, 202).contains(response.statusCode()), response.statusCode() + " " + response.body());
         return response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
+    }
+
+    /** A database server of the suite's tests; TestServers points the work folder at its own, the runs here need YARN's. */
+    private static ServerState server(String kind) throws Exception {
+        ServerState server = TestServers.start(kind);
+        System.setProperty("streambench.work", work.toString());
+        return server;
+    }
+
+    /** Kills an application through the ResourceManager's REST API, as `yarn application -kill` does. */
+    private static void kill(String applicationId) throws Exception {
+        put("/ws/v1/cluster/apps/" + applicationId + "/state", "{\"state\":\"KILLED\"}");
     }
 
     private static void put(String path, String json) throws Exception {
