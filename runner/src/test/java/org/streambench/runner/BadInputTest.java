@@ -350,6 +350,25 @@ class BadInputTest {
                 "noop");
     }
 
+    /** A command that only groups others, given none or a mistyped one, names the commands it has. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "''|bench needs a command: run, matrix, report, quickstart, db, monitor, yarn, swarm, help (see: ./bench --help)",
+                "bogus|'bogus' is not a command of bench; use one of: run, matrix, report, quickstart, db, monitor, yarn,",
+                "db|bench db needs a command: start, stop, status (see: ./bench db --help)",
+                "yarn strat|'strat' is not a command of bench yarn; use one of: start, stop, status (see: ./bench yarn --help)",
+                "monitor|bench monitor needs a command: start, stop, status (see: ./bench monitor --help)"
+            })
+    void aMissingOrMistypedCommandIsAnsweredWithTheCommandsThereAre(String line, String message) {
+        CliResult result = CliResult.bench(line.isEmpty() ? new String[0] : line.split(" "));
+        assertEquals(2, result.code(), result.toString());
+        String err = result.err().strip();
+        assertEquals(1, err.lines().count(), "exactly one line: " + err);
+        assertTrue(err.startsWith("bench: " + message), err);
+    }
+
     @Test
     void rejectsAnUnknownOption() {
         assertRejected("Unknown option: '--frobnicate'", "--frobnicate");

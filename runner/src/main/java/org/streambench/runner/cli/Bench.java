@@ -21,6 +21,8 @@ import org.streambench.local.UserError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 @Command(
         name = "bench",
@@ -62,7 +64,7 @@ public final class Bench {
         cli.setOut(out);
         cli.setErr(err);
         cli.setParameterExceptionHandler((e, arguments) -> {
-            err.println("bench: " + e.getMessage() + " (see: " + helpCommand(e.getCommandLine()) + ")");
+            err.println("bench: " + problem(e) + " (see: " + helpCommand(e.getCommandLine()) + ")");
             return 2;
         });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -94,13 +96,47 @@ public final class Bench {
     /** Options that are actions, not settings: they make no sense in a spec file. */
     private static final Set<String> NOT_IN_SPEC = Set.of("spec", "help", "version");
 
+    /**
+     * What was wrong with the command line; for a command that only groups others (bench, bench
+     * db, ...) a missing or mistyped command is answered with the commands there are.
+     */
+    static String problem(ParameterException e) {
+        CommandLine command = e.getCommandLine();
+        List<String> commands = command.getSubcommands().values().stream()
+                .filter(c -> !c.getCommandSpec().usageMessage().hidden())
+                .map(CommandLine::getCommandName)
+                .distinct()
+                .toList();
+        if (commands.isEmpty()) {
+            return e.getMessage();
+        }
+        String name = commandPath(command);
+        if (e instanceof UnmatchedArgumentException unmatched
+                && !unmatched.getUnmatched().isEmpty()
+                && !unmatched.getUnmatched().get(0).startsWith("-")) {
+            return "'" + unmatched.getUnmatched().get(0) + "' is not a command of " + name + "; use one of: "
+                    + String.join(", ", commands);
+        }
+        if (e.getClass() == ParameterException.class
+                && !command.getParseResult().hasSubcommand()) {
+            return name + " needs a command: " + String.join(", ", commands);
+        }
+        return e.getMessage();
+    }
+
     /** E.g. "./bench db start --help" for the command whose input was bad. */
     static String helpCommand(CommandLine command) {
+        return "./" + commandPath(command) + " --help";
+    }
+
+    /** E.g. "bench db start". */
+    private static String commandPath(CommandLine command) {
         List<String> names = new ArrayList<>();
         for (CommandLine c = command; c != null && c.getParent() != null; c = c.getParent()) {
             names.add(0, c.getCommandName());
         }
-        return "./bench " + (names.isEmpty() ? "" : String.join(" ", names) + " ") + "--help";
+        names.add(0, "bench");
+        return String.join(" ", names);
     }
 
     /**
