@@ -362,7 +362,23 @@ class BadInputTest {
                 "monitor|bench monitor needs a command: start, stop, status (see: ./bench monitor --help)"
             })
     void aMissingOrMistypedCommandIsAnsweredWithTheCommandsThereAre(String line, String message) {
-        CliResult result = CliResult.bench(line.isEmpty() ? new String[0] : line.split(" "));
+        assertOneLineStartingWith(message, line.isEmpty() ? new String[0] : line.split(" "));
+    }
+
+    /** A missing argument is named with what it may be. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "db start|bench db start needs DATABASE: cassandra, hbase, mongodb, postgresql or mariadb (see:",
+                "report|bench report needs DIR: a matrix folder or a folder of run folders (see: ./bench report --help)"
+            })
+    void aMissingArgumentIsNamedWithWhatItMayBe(String line, String message) {
+        assertOneLineStartingWith(message, line.split(" "));
+    }
+
+    private static void assertOneLineStartingWith(String message, String... args) {
+        CliResult result = CliResult.bench(args);
         assertEquals(2, result.code(), result.toString());
         String err = result.err().strip();
         assertEquals(1, err.lines().count(), "exactly one line: " + err);

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -20,7 +21,9 @@ import org.streambench.db.DatabaseException;
 import org.streambench.local.UserError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
@@ -97,11 +100,18 @@ public final class Bench {
     private static final Set<String> NOT_IN_SPEC = Set.of("spec", "help", "version");
 
     /**
-     * What was wrong with the command line; for a command that only groups others (bench, bench
-     * db, ...) a missing or mistyped command is answered with the commands there are.
+     * What was wrong with the command line. A missing argument is named with what it may be; for a
+     * command that only groups others (bench, bench db, ...) a missing or mistyped command is
+     * answered with the commands there are.
      */
     static String problem(ParameterException e) {
         CommandLine command = e.getCommandLine();
+        if (e instanceof MissingParameterException missing
+                && missing.getMissing().size() == 1
+                && missing.getMissing().get(0) instanceof PositionalParamSpec argument) {
+            String what = asClause(argument.description());
+            return commandPath(command) + " needs " + argument.paramLabel() + (what.isEmpty() ? "" : ": " + what);
+        }
         List<String> commands = command.getSubcommands().values().stream()
                 .filter(c -> !c.getCommandSpec().usageMessage().hidden())
                 .map(CommandLine::getCommandName)
@@ -122,6 +132,19 @@ public final class Bench {
             return name + " needs a command: " + String.join(", ", commands);
         }
         return e.getMessage();
+    }
+
+    /** "A matrix folder." as a clause after a colon: "a matrix folder" (but "MongoDB ..." stays). */
+    private static String asClause(String[] description) {
+        String text = String.join(" ", description).strip();
+        if (text.endsWith(".")) {
+            text = text.substring(0, text.length() - 1);
+        }
+        String firstWord = text.split(" ", 2)[0];
+        if (!text.isEmpty() && firstWord.substring(1).chars().noneMatch(Character::isUpperCase)) {
+            text = text.toLowerCase(Locale.ROOT).charAt(0) + text.substring(1);
+        }
+        return text;
     }
 
     /** E.g. "./bench db start --help" for the command whose input was bad. */

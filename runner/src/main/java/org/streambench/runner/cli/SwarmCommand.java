@@ -28,7 +28,7 @@ final class SwarmCommand {
     abstract static class OnOneStack implements Callable<Integer> {
         @Parameters(
                 paramLabel = "NAME",
-                description = "A stack: base, monitoring, or a database (see: bench swarm stacks).")
+                description = "The stack, base, monitoring or a database; bench swarm stacks lists them.")
         String name;
 
         @Spec
