@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -141,10 +140,10 @@ public final class Bench {
             text = text.substring(0, text.length() - 1);
         }
         String firstWord = text.split(" ", 2)[0];
-        if (!text.isEmpty() && firstWord.substring(1).chars().noneMatch(Character::isUpperCase)) {
-            text = text.toLowerCase(Locale.ROOT).charAt(0) + text.substring(1);
+        if (firstWord.isEmpty() || firstWord.substring(1).chars().anyMatch(Character::isUpperCase)) {
+            return text;
         }
-        return text;
+        return Character.toLowerCase(text.charAt(0)) + text.substring(1);
     }
 
     /** E.g. "./bench db start --help" for the command whose input was bad. */

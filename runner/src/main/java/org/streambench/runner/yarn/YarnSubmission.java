@@ -53,7 +53,7 @@ public final class YarnSubmission {
     private final PrintWriter out;
     /** Marks the application, so the runner finds it to record and to kill it. */
     private final String tag = "streambench-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-
+    /** YARN's id of the application, once it has one (asked for by the runner's threads). */
     private volatile String applicationId;
     /** What the job asked YARN for, by the engine's own names: containers, their cores and memory. */
     private final Map<String, String> resources = new LinkedHashMap<>();
