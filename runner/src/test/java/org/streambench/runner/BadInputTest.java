@@ -31,11 +31,7 @@ class BadInputTest {
             }
         }
         args.addAll(List.of("--out", out.toString()));
-        CliResult result = CliResult.bench(args.toArray(String[]::new));
-        assertEquals(2, result.code(), result.toString());
-        String err = result.err().strip();
-        assertEquals(1, err.lines().count(), "exactly one line: " + err);
-        assertTrue(err.startsWith("bench: "), err);
+        String err = oneLineRefusal(CliResult.bench(args.toArray(String[]::new)));
         assertTrue(err.contains(expectedFragment), "'" + expectedFragment + "' not in: " + err);
         assertFalse(Files.exists(out), "no result folder may be left behind");
     }
@@ -378,11 +374,17 @@ class BadInputTest {
     }
 
     private static void assertOneLineStartingWith(String message, String... args) {
-        CliResult result = CliResult.bench(args);
+        String err = oneLineRefusal(CliResult.bench(args));
+        assertTrue(err.startsWith("bench: " + message), err);
+    }
+
+    /** The error of bad input: exit 2 and one line from bench. */
+    private static String oneLineRefusal(CliResult result) {
         assertEquals(2, result.code(), result.toString());
         String err = result.err().strip();
         assertEquals(1, err.lines().count(), "exactly one line: " + err);
-        assertTrue(err.startsWith("bench: " + message), err);
+        assertTrue(err.startsWith("bench: "), err);
+        return err;
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,13 +17,10 @@ class MatrixTimeBudgetTest {
 
     @Test
     void theStudysMatrixInFourHoursGetsTheWindowThatFits(@TempDir Path tmp) {
-        Path out = tmp.resolve("matrix");
-        CliResult plan = dryRun(out, "--time-budget", "4h", "--warmup", "steady:15s");
-        assertEquals(0, plan.code(), plan.toString());
-        assertTrue(plan.out().contains("--time-budget 4h: 45 s measured per experiment"), plan.out());
-        assertTrue(plan.out().contains("each cell: warm-up until steady, at most 15 s, 45 s measured"), plan.out());
-        assertTrue(plan.out().contains("180 experiments; estimated wall time 4 h 00 min"), plan.out());
-        assertFalse(Files.exists(out), "a dry run writes nothing");
+        String plan = plan(tmp.resolve("matrix"), "--time-budget", "4h", "--warmup", "steady:15s");
+        assertTrue(plan.contains("--time-budget 4h: 45 s measured per experiment"), plan);
+        assertTrue(plan.contains("each cell: warm-up until steady, at most 15 s, 45 s measured"), plan);
+        assertTrue(plan.contains("180 experiments; estimated wall time 4 h 00 min"), plan);
     }
 
     @Test
@@ -40,9 +38,8 @@ class MatrixTimeBudgetTest {
     void onYarnACellIsTakenToCostMoreBesidesItsWindow(@TempDir Path tmp) {
         // 180 x 50 s: 50 - 15 s of warm-up - 20 s of overhead leaves 15 s measured locally; on YARN (35 s) none
         Path out = tmp.resolve("matrix");
-        CliResult local = dryRun(out, "--time-budget", "9000", "--warmup", "steady:15s");
-        assertEquals(0, local.code(), local.toString());
-        assertTrue(local.out().contains("--time-budget 9000: 15 s measured per experiment"), local.out());
+        String local = plan(out, "--time-budget", "9000", "--warmup", "steady:15s");
+        assertTrue(local.contains("--time-budget 9000: 15 s measured per experiment"), local);
         assertRefused(
                 out,
                 "--time-budget 2 h 30 min leaves 50 s per experiment for 180 experiments, less than a warm-up of at"
@@ -56,20 +53,24 @@ class MatrixTimeBudgetTest {
                 "--dry-run");
     }
 
-    private static CliResult dryRun(Path out, String... options) {
+    /** What {@code bench matrix --dry-run} prints: it succeeds and writes nothing. */
+    private static String plan(Path out, String... options) {
+        CliResult plan = matrix(
+                out, Stream.concat(Stream.of(options), Stream.of("--dry-run")).toArray(String[]::new));
+        assertEquals(0, plan.code(), plan.toString());
+        assertFalse(Files.exists(out), "a dry run writes nothing");
+        return plan.out();
+    }
+
+    private static CliResult matrix(Path out, String... options) {
         List<String> args = new ArrayList<>(List.of("matrix"));
         args.addAll(List.of(options));
-        args.addAll(List.of("--dry-run", "--out", out.toString()));
+        args.addAll(List.of("--out", out.toString()));
         return CliResult.bench(args.toArray(String[]::new));
     }
 
     private static void assertRefused(Path out, String expected, String... options) {
-        String[] args = new String[options.length + 3];
-        args[0] = "matrix";
-        System.arraycopy(options, 0, args, 1, options.length);
-        args[options.length + 1] = "--out";
-        args[options.length + 2] = out.toString();
-        CliResult run = CliResult.bench(args);
+        CliResult run = matrix(out, options);
         assertEquals(2, run.code(), run.toString());
         assertTrue(run.err().contains(expected), run.err());
         assertEquals(1, run.err().strip().lines().count(), "one line: " + run.err());
