@@ -25,6 +25,12 @@ public final class Swarm {
     /** The attachable overlay network every stack joins, created on the first deploy. */
     public static final String NETWORK = "streambench";
 
+    /**
+     * The Docker engine to talk to instead of the docker CLI's default ({@code DOCKER_HOST}): tests
+     * point it at a socket of their own, so they never reach a user's swarm.
+     */
+    public static final String DOCKER_HOST_PROPERTY = "streambench.docker.host";
+
     /** Longer than docker stack deploy/rm take when they wait for the services. */
     private static final long DOCKER_SECONDS = 600;
 
@@ -110,9 +116,14 @@ public final class Swarm {
         List<String> command = new ArrayList<>();
         command.add("docker");
         command.addAll(arguments);
-        Process process = new ProcessBuilder(command)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .start();
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        String host = System.getProperty(DOCKER_HOST_PROPERTY);
+        if (host != null) {
+            builder.environment().put("DOCKER_HOST", host);
+            builder.environment().remove("DOCKER_CONTEXT");
+        }
+        Process process = builder.start();
         CompletableFuture<String> errors = CompletableFuture.supplyAsync(() -> text(process.getErrorStream()));
         String output = text(process.getInputStream());
         if (!process.waitFor(DOCKER_SECONDS, TimeUnit.SECONDS)) {
