@@ -28,9 +28,6 @@ public final class Report {
 
     public static final String FOLDER = "report";
     static final String HARNESS_CEILING = "noop";
-    private static final List<String> ENGINE_ORDER = List.of("flink", "spark", "apex");
-    private static final List<String> DATABASE_ORDER =
-            List.of("cassandra", "hbase", "mongodb", "postgresql", "mariadb");
     private static final List<String> PATTERN_ORDER = List.of("read", "insert", "update", "mixed");
 
     private final Path dir;
@@ -42,7 +39,15 @@ public final class Report {
     private final List<Integer> blobs;
     private final PlannedCells planned;
 
-    private Report(Path dir, List<RunRecord> runs, PlannedCells planned) {
+    /**
+     * The order in which engines and databases appear in tables and figures: the registries' order
+     * (the study's first), which the caller knows; a name it does not list comes after, alphabetically.
+     */
+    public record Order(List<String> engines, List<String> databases) {
+        public static final Order ALPHABETICAL = new Order(List.of(), List.of());
+    }
+
+    private Report(Path dir, List<RunRecord> runs, PlannedCells planned, Order order) {
         this.dir = dir;
         this.runs = runs;
         this.planned = planned;
@@ -51,15 +56,20 @@ public final class Report {
                         new Cell.Key(r.engine(), r.database(), r.pattern(), r.blobBytes()), k -> new ArrayList<>())
                 .add(r));
         byKey.forEach((key, list) -> cells.put(key, Cell.of(key, list)));
-        engines = ordered(runs, RunRecord::engine, ENGINE_ORDER);
-        databases = ordered(runs, RunRecord::database, DATABASE_ORDER);
+        engines = ordered(runs, RunRecord::engine, order.engines());
+        databases = ordered(runs, RunRecord::database, order.databases());
         patterns = ordered(runs, RunRecord::pattern, PATTERN_ORDER);
         blobs = new ArrayList<>(
                 new TreeSet<>(runs.stream().map(RunRecord::blobBytes).toList()));
     }
 
-    /** Reads every result.json under {@code dir} (not under its report folder); throws {@link IllegalArgumentException} if there is none. */
+    /** {@link #of(Path, Order)} with names in alphabetical order. */
     public static Report of(Path dir) throws IOException {
+        return of(dir, Order.ALPHABETICAL);
+    }
+
+    /** Reads every result.json under {@code dir} (not under its report folder); throws {@link IllegalArgumentException} if there is none. */
+    public static Report of(Path dir, Order order) throws IOException {
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException(dir + " is not a folder of results");
         }
@@ -81,7 +91,7 @@ public final class Report {
         }
         PlannedCells planned =
                 PlannedCells.read(dir, folders.stream().map(Path::normalize).collect(Collectors.toSet()));
-        return new Report(dir, runs, planned);
+        return new Report(dir, runs, planned, order);
     }
 
     /** The matrix's plan when DIR is a matrix folder (with the planned experiments that have no result); else null. */

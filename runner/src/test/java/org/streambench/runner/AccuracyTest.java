@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.streambench.runner.results.ResultFiles;
 
 /**
@@ -44,7 +44,7 @@ class AccuracyTest {
             "apex", List.of("--warmup", "2s", "--duration", "4s"));
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"flink", "spark", "apex"})
+    @MethodSource("org.streambench.runner.Registries#engines")
     void readLatencyAndThroughputMatchADatabaseOfKnownSpeed(String engine, @TempDir Path tmp) throws Exception {
         List<String> options = new ArrayList<>(
                 List.of("--engine", engine, "--pattern", "read", "--db-setting", "callMicros=" + CALL_MICROS));
@@ -73,7 +73,7 @@ class AccuracyTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"flink", "spark", "apex"})
+    @MethodSource("org.streambench.runner.Registries#engines")
     void aTargetRateIsKeptAndThePerSecondRowsAddUp(String engine, @TempDir Path tmp) throws Exception {
         double target = 2000;
         Map<String, Object> result = run(tmp, "--engine", engine, "--pattern", "update", "--rate", "2000");

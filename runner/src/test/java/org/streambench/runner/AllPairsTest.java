@@ -29,8 +29,7 @@ class AllPairsTest {
     private static final int RECORDS = 400;
 
     static Stream<Arguments> pairs() {
-        return Stream.of("postgresql", "mariadb", "cassandra", "hbase", "mongodb")
-                .flatMap(database -> Stream.of("flink", "spark", "apex").map(engine -> Arguments.of(engine, database)));
+        return Registries.pairs();
     }
 
     /** The arguments of a short bounded mixed run (inserts and updates) of {@code engine} against {@code database}. */

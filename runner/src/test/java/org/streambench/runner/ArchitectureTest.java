@@ -1,5 +1,6 @@
 package org.streambench.runner;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,12 +13,19 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.core.importer.Locations;
 import com.tngtech.archunit.lang.ArchRule;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.streambench.db.Databases;
+import org.streambench.operators.engine.EngineProvider;
+import org.streambench.runner.experiment.Engines;
 
 /**
  * The module boundaries, as rules on the compiled classes of every module (the engine adapters
@@ -25,24 +33,32 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
 
-    private static final String[] ENGINES = {
-        "org.streambench.flink..", "org.streambench.spark..", "org.streambench.apex.."
-    };
-    private static final String[] CONNECTOR_MODULES = {
-        "org.streambench.db.postgresql..",
-        "org.streambench.db.mariadb..",
-        "org.streambench.db.cassandra..",
-        "org.streambench.db.hbase..",
-        "org.streambench.db.mongodb..",
-        "org.streambench.db.jdbc.."
-    };
+    /** The engines' packages, from the registry: each engine's provider lives in its engine's package. */
+    private static final String[] ENGINES = Engines.all().stream()
+            .map(engine -> engine.getClass().getPackageName() + "..")
+            .toArray(String[]::new);
+    /** The connectors' packages, from the registry, and the JDBC code they share. */
+    private static final String[] CONNECTOR_MODULES = Stream.concat(
+                    Databases.inOrder().stream()
+                            .map(provider -> provider.getClass().getPackageName())
+                            .filter(pkg -> !pkg.equals("org.streambench.db"))
+                            .map(pkg -> pkg + ".."),
+                    Stream.of("org.streambench.db.jdbc.."))
+            .toArray(String[]::new);
 
     private static JavaClasses classes;
 
     @BeforeAll
-    static void importEveryModule() {
+    static void importEveryModule() throws IOException {
         Set<Location> locations = new HashSet<>(Locations.ofPackage("org.streambench"));
-        for (String module : new String[] {"flink-job", "spark-job", "apex-app", "local-servers/mongodb"}) {
+        List<String> modules = new ArrayList<>(
+                Engines.all().stream().map(EngineProvider::module).toList());
+        try (Stream<Path> databases = Files.list(Path.of("..", "db-connectors"))) {
+            databases
+                    .filter(folder -> Files.isDirectory(folder.resolve("server")))
+                    .forEach(folder -> modules.add("db-connectors/" + folder.getFileName() + "/server"));
+        }
+        for (String module : modules) {
             Path compiled =
                     Path.of("..", module, "target", "classes").toAbsolutePath().normalize();
             assertTrue(Files.isDirectory(compiled), compiled + " is missing: build the project first (mvn package)");
@@ -51,16 +67,18 @@ class ArchitectureTest {
         classes = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importLocations(locations);
+        for (String engine : ENGINES) {
+            assertTrue(classes.containPackage(engine.replace("..", "")), "no classes found in " + engine);
+        }
         for (String module : new String[] {
-            "org.streambench.flink",
-            "org.streambench.spark",
-            "org.streambench.apex",
             "org.streambench.db.cassandra",
             "org.streambench.operators",
             "org.streambench.generator",
             "org.streambench.report",
             "org.streambench.model",
             "org.streambench.servers",
+            "org.streambench.servers.postgresql",
+            "org.streambench.servers.mongodb",
             "org.streambench.local"
         }) {
             assertTrue(classes.containPackage(module), "no classes found in " + module);
@@ -100,6 +118,12 @@ class ArchitectureTest {
                         "org.streambench.runner..")));
     }
 
+    /** Each database's local server lives in its own folder and knows no other's. */
+    @Test
+    void localServersDoNotUseEachOther() {
+        check(slices().matching("org.streambench.servers.(*)..").should().notDependOnEachOther());
+    }
+
     @Test
     void connectorModulesDoNotUseEachOtherExceptTheSharedJdbcCode() {
         check(slices().matching("org.streambench.db.(*)..")
@@ -122,7 +146,30 @@ class ArchitectureTest {
                         "org.streambench.runner..",
                         "org.streambench.report..",
                         "org.streambench.servers..")));
-        check(slices().matching("org.streambench.(flink|spark|apex)..").should().notDependOnEachOther());
+        for (String engine : ENGINES) {
+            check(noClasses()
+                    .that()
+                    .resideInAPackage(engine)
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(Stream.of(ENGINES)
+                            .filter(other -> !other.equals(engine))
+                            .toArray(String[]::new)));
+        }
+    }
+
+    /**
+     * The runner loads an engine's provider without the engine's classpath, so the provider knows
+     * only the operators (the engine SPI among them), the generator and the JDK.
+     */
+    @Test
+    void engineProvidersKnowOnlyTheOperatorsAndTheJdk() {
+        check(classes()
+                .that()
+                .implement(EngineProvider.class)
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "org.streambench.operators..", "org.streambench.generator.."));
     }
 
     @Test

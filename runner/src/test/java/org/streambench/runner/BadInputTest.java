@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.streambench.servers.LocalServers;
 
 /** Bad input: one line saying what is wrong and how to fix it, exit code 2, no result folder. */
 class BadInputTest {
@@ -366,11 +367,19 @@ class BadInputTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "db start|bench db start needs DATABASE: cassandra, hbase, mongodb, postgresql or mariadb (see:",
                 "report|bench report needs DIR: a matrix folder or a folder of run folders (see: ./bench report --help)"
             })
     void aMissingArgumentIsNamedWithWhatItMayBe(String line, String message) {
         assertOneLineStartingWith(message, line.split(" "));
+    }
+
+    /** ... and the databases it may be are the local servers there are. */
+    @Test
+    void aMissingDatabaseIsNamedWithTheLocalServers() {
+        assertOneLineStartingWith(
+                "bench db start needs DATABASE: " + String.join(", ", LocalServers.supported()) + " (see:",
+                "db",
+                "start");
     }
 
     private static void assertOneLineStartingWith(String message, String... args) {

@@ -46,7 +46,7 @@ class EngineParityTest {
         ServerState postgres = TestServers.start("postgresql");
         int generators = pattern.equals("insert") ? 2 : 1;
         Map<String, Map<String, String>> stateByEngine = new LinkedHashMap<>();
-        for (String engine : new String[] {"flink", "spark", "apex"}) {
+        for (String engine : Registries.engines()) {
             CliResult run = CliResult.bench(boundedRun(engine, pattern, generators, postgres, tmp.resolve(engine)));
             assertEquals(0, run.code(), run.toString());
             Map<String, Object> counts = EndToEndTest.map(ResultFiles.read(tmp.resolve(engine)), "counts");

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.streambench.db.Database;
 import org.streambench.generator.Keys;
 import org.streambench.generator.SensorRecord;
@@ -60,7 +60,7 @@ class NoLeaksTest {
 
     /** SIGKILL runs no shutdown hook: the job JVM must notice by itself that its runner is gone. */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"flink", "spark", "apex"})
+    @MethodSource("org.streambench.runner.Registries#engines")
     void aJobEndsByItselfWhenItsRunnerIsKilled(String engine, @TempDir Path tmp) throws Exception {
         int metricsPort = TestServers.freePort();
         bench = Processes.bench(
@@ -116,7 +116,7 @@ class NoLeaksTest {
      * start): a job keeps them in a folder of its own inside the run folder, deleted when it ends.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"flink", "spark", "apex"})
+    @MethodSource("org.streambench.runner.Registries#engines")
     void aFinishedRunLeavesNoFilesOfItsEngineBehind(String engine, @TempDir Path tmp) throws Exception {
         Path systemTmp = Path.of(System.getProperty("java.io.tmpdir"));
         Set<String> before = engineFiles(systemTmp);

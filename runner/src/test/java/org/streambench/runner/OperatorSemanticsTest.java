@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.streambench.db.Database;
 import org.streambench.db.StoredRecord;
@@ -65,7 +66,7 @@ class OperatorSemanticsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
+    @MethodSource("org.streambench.runner.Registries#databases")
     void insertStoresTheRecordWithItsBlobAndNoRead(String database) throws IOException {
         try (Database db = prepare(database, Pattern.INSERT, 100_000);
                 ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
@@ -84,7 +85,7 @@ class OperatorSemanticsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
+    @MethodSource("org.streambench.runner.Registries#databases")
     void updateReadsAddsFieldByFieldAndWritesBack(String database) throws IOException {
         try (Database db = prepare(database, Pattern.UPDATE, 10_000);
                 ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
@@ -106,7 +107,7 @@ class OperatorSemanticsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
+    @MethodSource("org.streambench.runner.Registries#databases")
     void readOnlyReadsAndChangesNothing(String database) throws IOException {
         try (Database db = prepare(database, Pattern.READ, 1);
                 ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
@@ -121,7 +122,7 @@ class OperatorSemanticsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
+    @MethodSource("org.streambench.runner.Registries#databases")
     void mixedInsertsNewKeysAndUpdatesExistingOnes(String database) throws IOException {
         try (Database db = prepare(database, Pattern.MIXED, 10_000);
                 ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
@@ -163,9 +164,9 @@ class OperatorSemanticsTest {
         }
     }
 
-    /** Cassandra and HBase writes are upserts by design, so only these reject a duplicate key. */
+    /** Cassandra's and HBase's writes are upserts by design; the others reject a duplicate key. */
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb", "mongodb"})
+    @MethodSource("org.streambench.runner.Registries#databasesRejectingDuplicates")
     void failedCallsAreCountedAndReportedNeverSwallowed(String database) throws IOException {
         try (Database db = prepare(database, Pattern.INSERT, 1);
                 ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
@@ -183,7 +184,7 @@ class OperatorSemanticsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
+    @MethodSource("org.streambench.runner.Registries#databases")
     void readOfAMissingKeyIsAnError(String database) throws IOException {
         try (Database db = prepare(database, Pattern.UPDATE, 1);
                 ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
@@ -195,7 +196,7 @@ class OperatorSemanticsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
+    @MethodSource("org.streambench.runner.Registries#databases")
     void resetEmptiesTheSchemaAndPrefillStoresEveryKey(String database) throws IOException {
         try (Database db = prepare(database, Pattern.UPDATE, 10_000)) {
             assertEquals(KEYS, db.countRows());
@@ -216,7 +217,7 @@ class OperatorSemanticsTest {
     @ParameterizedTest
     @ValueSource(ints = {1, 10_000, 100_000})
     void everyStudyBlobSizeRoundTripsOnEveryDatabase(int blobBytes) throws IOException {
-        for (String database : new String[] {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"}) {
+        for (String database : Registries.databases()) {
             try (Database db = prepare(database, Pattern.MIXED, blobBytes);
                     ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {
                 operator.process(timed(new SensorRecord(Keys.fresh(3, 0, 1), 1, 1, 1, 1, 1, 1)));

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
@@ -29,7 +29,7 @@ import org.streambench.servers.TestServers;
 class ServerSecurityTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
+    @MethodSource("org.streambench.runner.Registries#databases")
     void everyLocalServerListensOnLoopbackOnly(String database) throws IOException {
         ServerState state = TestServers.start(database);
         List<String> listening = new ArrayList<>();

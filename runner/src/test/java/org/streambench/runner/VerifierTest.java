@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.streambench.db.Database;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
@@ -70,7 +70,7 @@ class VerifierTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
+    @MethodSource("org.streambench.runner.Registries#databases")
     void passesAnHonestRunAndCatchesTamperedValues(String database) throws Exception {
         try (Database db = TestServers.open(database)) {
             ExperimentSpec spec = honestRun(database, db, 400);
@@ -92,7 +92,7 @@ class VerifierTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"postgresql", "mariadb", "cassandra", "hbase", "mongodb"})
+    @MethodSource("org.streambench.runner.Registries#databases")
     void catchesAWrongBlobLengthAndAnExtraRow(String database) throws Exception {
         try (Database db = TestServers.open(database)) {
             ExperimentSpec spec = honestRun(database, db, 100);

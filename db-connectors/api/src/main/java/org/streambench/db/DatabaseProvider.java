@@ -3,13 +3,29 @@ package org.streambench.db;
 import java.util.List;
 
 /**
- * Makes a database known by name. A connector module registers its provider in
- * {@code META-INF/services/org.streambench.db.DatabaseProvider}; nothing else needs to change.
+ * Makes a database known by name: the registry of databases. A connector module registers its
+ * provider in {@code META-INF/services/org.streambench.db.DatabaseProvider}; every list of databases
+ * (help texts, the matrix's default axis, {@code bench db}, the tests) is derived from the
+ * providers found (see docs/extending.md for the whole checklist).
  */
 public interface DatabaseProvider {
 
     /** The name used on the command line, e.g. {@code postgresql}. */
     String name();
+
+    /**
+     * Where this database stands in every list of databases, lowest first. The study's five keep
+     * the study's order (10 Cassandra, 20 HBase, 30 MongoDB, 40 PostgreSQL, 50 MariaDB); others come
+     * after them by default.
+     */
+    default int order() {
+        return 1000;
+    }
+
+    /** Whether the study measured this database: the default matrix runs these. */
+    default boolean inStudy() {
+        return false;
+    }
 
     Database create();
 

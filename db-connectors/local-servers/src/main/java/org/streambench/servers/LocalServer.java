@@ -2,9 +2,9 @@ package org.streambench.servers;
 
 import java.nio.file.Path;
 
-/** A real database server living inside its holder JVM ({@link ServerMain}). */
+/** A real database server living inside its holder JVM ({@link ServerMain#hold}). */
 @SuppressWarnings("try") // close() may be interrupted: stopping a server waits for it
-interface LocalServer extends AutoCloseable {
+public interface LocalServer extends AutoCloseable {
 
     /**
      * Starts the server with its data under {@code dir}, secured with {@code password}, as durable
@@ -14,11 +14,4 @@ interface LocalServer extends AutoCloseable {
 
     @Override
     void close() throws Exception;
-
-    static LocalServer create(String database) {
-        if (database.equals("mariadb")) {
-            return new MariaDbServer();
-        }
-        throw new IllegalArgumentException("no in-JVM server for " + database);
-    }
 }

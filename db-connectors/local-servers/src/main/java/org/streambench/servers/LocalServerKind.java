@@ -6,9 +6,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** How one database's local server is launched, reached and secured. */
-interface ServerKind {
+/**
+ * How one database's local server is launched, reached and secured: the optional part of a
+ * database's folder ({@code db-connectors/<db>/server/}). A server module registers its kind in
+ * {@code META-INF/services/org.streambench.servers.LocalServerKind}; {@link LocalServers} finds it
+ * there and loads it with that module's own classpath, so what one server needs (binaries, a
+ * driver) never meets another's or the runner's.
+ */
+public interface LocalServerKind {
 
+    /** The connector's name, the one {@code bench db} and {@code --db} take. */
     String database();
 
     int defaultPort();

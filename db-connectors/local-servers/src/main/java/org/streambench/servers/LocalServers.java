@@ -36,17 +36,10 @@ public final class LocalServers {
 
     static final String STATE_FILE = "server.properties";
     static final String PASSWORD_FILE = "password";
-    private static final Map<String, ServerKind> KINDS = new TreeMap<>();
     private static final long START_TIMEOUT_SECONDS = 300;
+    private static Map<String, LocalServerKind> kinds;
     private static final long STOP_TIMEOUT_SECONDS = 60;
     private static final long LEFTOVER_STOP_TIMEOUT_SECONDS = 30;
-
-    static {
-        for (ServerKind kind : List.of(
-                new PostgresKind(), new MariaDbKind(), new MongoEmulatorKind(), new CassandraKind(), new HBaseKind())) {
-            KINDS.put(kind.database(), kind);
-        }
-    }
 
     private final Path root;
     private final PrintWriter out;
@@ -57,11 +50,17 @@ public final class LocalServers {
     }
 
     public static boolean supports(String database) {
-        return KINDS.containsKey(database);
+        return kinds().containsKey(database);
     }
 
+    /** The databases with a local server, in the connectors' order (a server whose connector is missing last). */
     public static List<String> supported() {
-        return List.copyOf(KINDS.keySet());
+        List<String> inOrder = new ArrayList<>(Databases.names());
+        inOrder.retainAll(kinds().keySet());
+        kinds().keySet().stream()
+                .filter(database -> !inOrder.contains(database))
+                .forEach(inOrder::add);
+        return inOrder;
     }
 
     public static int defaultPort(String database) {
@@ -116,7 +115,7 @@ public final class LocalServers {
      * A running server of another profile is refused ({@link #requireProfile}).
      */
     public ServerState start(String database, int port, String portOption, DbProfile profile, boolean forThisRun) {
-        ServerKind kind = kind(database);
+        LocalServerKind kind = kind(database);
         ProcessRef self = ProcessRef.of(ProcessHandle.current());
         Optional<ServerState> existing = running(database);
         if (existing.isPresent()) {
@@ -234,7 +233,7 @@ public final class LocalServers {
     }
 
     private static String awaitReady(
-            ServerKind kind, Process server, Path dir, int port, String password, long started, Path log)
+            LocalServerKind kind, Process server, Path dir, int port, String password, long started, Path log)
             throws InterruptedException {
         Map<String, String> probeSettings = kind.probeSettings(dir, port, password);
         long deadline = started + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
@@ -256,7 +255,7 @@ public final class LocalServers {
                 kind.database() + " did not become ready within " + START_TIMEOUT_SECONDS + " s; see " + log);
     }
 
-    /** The server side of settling a database after the prefill (see {@link ServerKind#settle}). */
+    /** The server side of settling a database after the prefill (see {@link LocalServerKind#settle}). */
     public static Optional<String> settle(ServerState state, Map<String, String> settings) {
         return kind(state.database()).settle(state.port(), settings);
     }
@@ -319,7 +318,7 @@ public final class LocalServers {
     }
 
     /** The password generated for this server on its first start, kept in its folder, readable by the owner only. */
-    static String password(Path dir) throws IOException {
+    public static String password(Path dir) throws IOException {
         Path file = dir.resolve(PASSWORD_FILE);
         if (Files.isRegularFile(file)) {
             return Files.readString(file).trim();
@@ -334,19 +333,27 @@ public final class LocalServers {
         return password.toString();
     }
 
-    static void writePrivate(Path file, String content) throws IOException {
+    public static void writePrivate(Path file, String content) throws IOException {
         Files.deleteIfExists(file);
         Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(file, content);
     }
 
-    static void createPrivateDirectory(Path dir) throws IOException {
+    public static void createPrivateDirectory(Path dir) throws IOException {
         Files.createDirectories(dir);
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
     }
 
-    private static ServerKind kind(String database) {
-        ServerKind kind = KINDS.get(database);
+    /** Found once per JVM: the built server modules do not change while it runs. */
+    private static synchronized Map<String, LocalServerKind> kinds() {
+        if (kinds == null) {
+            kinds = LocalServerKinds.load();
+        }
+        return kinds;
+    }
+
+    private static LocalServerKind kind(String database) {
+        LocalServerKind kind = kinds().get(database);
         if (kind == null) {
             throw new UserError(
                     "no local server for '" + database + "'; local servers: " + String.join(", ", supported()));

@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.streambench.local.Home;
 import org.streambench.runner.experiment.Inputs;
+import org.streambench.runner.experiment.Names.LocalServerNames;
 import org.streambench.servers.DbProfile;
 import org.streambench.servers.LocalServers;
 import org.streambench.servers.ServerState;
@@ -29,13 +30,13 @@ final class DbCommand {
             mixinStandardHelpOptions = true,
             description = "Start a local server in the background (no-op if it runs).")
     static final class Start implements Callable<Integer> {
-        @Parameters(paramLabel = "DATABASE", description = "cassandra, hbase, mongodb, postgresql or mariadb")
+        @Parameters(
+                paramLabel = "DATABASE",
+                completionCandidates = LocalServerNames.class,
+                description = "${COMPLETION-CANDIDATES}")
         String database;
 
-        @Option(
-                names = "--port",
-                description = "Port (defaults: cassandra 19042 (+1, +2), hbase 12181 (ZooKeeper; +1, +2), "
-                        + "mongodb 17017, postgresql 15432, mariadb 13306).")
+        @Option(names = "--port", description = "Port (default: the database's own; bench db status lists them).")
         String port;
 
         @Option(
@@ -110,7 +111,8 @@ final class DbCommand {
                                         ? "  (left by a killed run, pid "
                                                 + s.owner().pid() + "; ./bench db stop " + database + " stops it)"
                                         : ""))
-                        .orElse(String.format("%-10s stopped", database)));
+                        .orElse(String.format(
+                                "%-10s stopped  (default port %d)", database, LocalServers.defaultPort(database))));
             }
             return 0;
         }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.streambench.db.Databases;
 import org.streambench.local.CleanupOnExit;
 import org.streambench.local.Folders;
 import org.streambench.local.Home;
@@ -21,9 +22,12 @@ import org.streambench.local.UserError;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
+import org.streambench.runner.experiment.Engines;
 import org.streambench.runner.experiment.ExperimentOptions;
 import org.streambench.runner.experiment.Inputs;
 import org.streambench.runner.experiment.JobOptions;
+import org.streambench.runner.experiment.Names.DatabaseNames;
+import org.streambench.runner.experiment.Names.EngineNames;
 import org.streambench.runner.matrix.Cell;
 import org.streambench.runner.matrix.Journal;
 import org.streambench.runner.matrix.MatrixPlan;
@@ -58,8 +62,6 @@ import picocli.CommandLine.Spec;
         })
 final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
-    static final List<String> STUDY_ENGINES = List.of("flink", "spark", "apex");
-    static final List<String> STUDY_DATABASES = List.of("cassandra", "hbase", "mongodb", "postgresql", "mariadb");
     static final List<String> STUDY_PATTERNS = List.of("read", "insert", "update", "mixed");
     static final List<String> STUDY_BLOBS = List.of("1", "10000", "100000");
     /** What a cell costs besides its warm-up and measured window (job JVM start, reset, prefill, stop, verify), until measured. */
@@ -78,17 +80,23 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             names = "--spec",
             paramLabel = "FILE",
             description =
-                    "YAML matrix spec: keys are these options' names without --, " + "e.g. `engines: flink,spark`.")
+                    "YAML matrix spec: keys are these options' names without --, " + "e.g. `patterns: read,update`.")
     Path specFile;
 
-    @Option(names = "--engines", split = ",", paramLabel = "LIST", description = "Engines (default: flink,spark,apex).")
+    @Option(
+            names = "--engines",
+            split = ",",
+            paramLabel = "LIST",
+            completionCandidates = EngineNames.class,
+            description = "Engines, of ${COMPLETION-CANDIDATES} (default: the study's).")
     List<String> engines;
 
     @Option(
             names = "--databases",
             split = ",",
             paramLabel = "LIST",
-            description = "Databases (default: cassandra,hbase,mongodb,postgresql,mariadb).")
+            completionCandidates = DatabaseNames.class,
+            description = "Databases, of ${COMPLETION-CANDIDATES} (default: the study's).")
     List<String> databases;
 
     @Option(
@@ -314,8 +322,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     }
 
     private MatrixPlan plan() {
-        List<String> engineAxis = axis("--engines", engines, STUDY_ENGINES);
-        List<String> databaseAxis = axis("--databases", databases, STUDY_DATABASES);
+        List<String> engineAxis = axis("--engines", engines, Engines.study());
+        List<String> databaseAxis = axis("--databases", databases, Databases.study());
         List<String> patternAxis = axis("--patterns", patterns, STUDY_PATTERNS);
         List<Integer> blobAxis = axis("--blobs", blobs, STUDY_BLOBS).stream()
                 .map(b -> Inputs.positiveInt("--blobs", b, " of bytes (the study used 1, 10000 and 100000)"))

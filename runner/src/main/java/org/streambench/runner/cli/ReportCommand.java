@@ -2,8 +2,10 @@ package org.streambench.runner.cli;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.streambench.db.Databases;
 import org.streambench.local.UserError;
 import org.streambench.report.Report;
+import org.streambench.runner.experiment.Engines;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -32,7 +34,7 @@ final class ReportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Report report;
         try {
-            report = Report.of(dir);
+            report = Report.of(dir, new Report.Order(Engines.names(), Databases.names()));
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }

@@ -9,6 +9,9 @@ import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.local.UserError;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.engine.EngineProvider;
+import org.streambench.runner.experiment.Names.DatabaseNames;
+import org.streambench.runner.experiment.Names.EngineNames;
 import org.streambench.runner.results.Warmup;
 import picocli.CommandLine.Option;
 
@@ -23,13 +26,15 @@ public final class ExperimentOptions {
     @Option(
             names = "--engine",
             defaultValue = "flink",
-            description = "Stream processing engine (default: ${DEFAULT-VALUE}).")
+            completionCandidates = EngineNames.class,
+            description = "Stream processing engine: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     public String engine;
 
     @Option(
             names = "--db",
             defaultValue = "postgresql",
-            description = "Database: cassandra, hbase, mongodb, postgresql, mariadb, noop (default: ${DEFAULT-VALUE}).")
+            completionCandidates = DatabaseNames.class,
+            description = "Database: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     public String database;
 
     @Option(
@@ -139,10 +144,10 @@ public final class ExperimentOptions {
 
     /** Validates everything that can be checked without a database. */
     public ExperimentSpec toSpec(JobOptions job) {
-        Engine parsedEngine = Engine.parse(engine);
-        Map<String, String> engineOptions = parsedEngine.settings(engineSettings);
+        EngineProvider parsedEngine = Engines.parse(engine);
+        Map<String, String> engineOptions = Engines.settings(parsedEngine, engineSettings);
         DatabaseSession.provider(database);
-        parsedEngine.requireConnector(database);
+        Engines.requireConnector(parsedEngine, database);
         Pattern parsedPattern;
         try {
             parsedPattern = Pattern.parse(pattern);

@@ -32,6 +32,7 @@ import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobReport;
+import org.streambench.operators.engine.EngineProvider;
 import org.streambench.runner.monitor.ScrapeTargets;
 import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.RunResult;
@@ -151,7 +152,7 @@ public final class ExperimentRunner {
             Phases phases,
             Map<String, String> durability)
             throws IOException, InterruptedException {
-        Engine engine = Engine.parse(spec.engine());
+        EngineProvider engine = Engines.parse(spec.engine());
         Database database = session.database();
         boolean storesData = session.storesData();
         String databaseVersion = session.version();
@@ -195,7 +196,7 @@ public final class ExperimentRunner {
 
         Optional<String> failure = collector.failure();
         if (error == null && (failure.isPresent() || !collector.allFinal())) {
-            error = "the " + engine.cliName() + " job " + describeEnd(job, dir.resolve(JOB_LOG), failure);
+            error = "the " + engine.name() + " job " + describeEnd(job, dir.resolve(JOB_LOG), failure);
         }
         boolean finished = collector.allFinal() && failure.isEmpty();
         JobReport report = collector.report(finished ? "finished" : "failed", finished ? null : error);
@@ -306,7 +307,7 @@ public final class ExperimentRunner {
         throw new IllegalStateException("found no unused run token in 20 attempts");
     }
 
-    private Process launch(Engine engine, ExperimentSpec spec, Path dir, Path jobTmp) throws IOException {
+    private Process launch(EngineProvider engine, ExperimentSpec spec, Path dir, Path jobTmp) throws IOException {
         Files.createDirectories(jobTmp);
         if (yarn != null) {
             try {
@@ -315,17 +316,9 @@ public final class ExperimentRunner {
                 out.println("warning: could not ask YARN for its version: " + unreachable.getMessage());
             }
             submission = new YarnSubmission(yarn, out);
-            out.println("submitting the " + engine.cliName() + " job to YARN at " + yarn.webapp() + " (log: "
+            out.println("submitting the " + engine.name() + " job to YARN at " + yarn.webapp() + " (log: "
                     + dir.resolve(JOB_LOG) + ")");
-            return submission.start(
-                    engine.cliName(),
-                    spec,
-                    dir.resolve(JOB_SPEC),
-                    jobTmp,
-                    engine.jvmFlags(),
-                    engine.environment(),
-                    jobHeap,
-                    dir.resolve(JOB_LOG));
+            return submission.start(engine, spec, dir.resolve(JOB_SPEC), jobTmp, jobHeap, dir.resolve(JOB_LOG));
         }
         ProcessHandle runner = ProcessHandle.current();
         List<String> command = new ArrayList<>(List.of(
@@ -345,7 +338,7 @@ public final class ExperimentRunner {
                 Home.classpathOf(engine.module()),
                 engine.mainClass(),
                 dir.resolve(JOB_SPEC).toString()));
-        out.println("launching the " + engine.cliName() + " job (log: " + dir.resolve(JOB_LOG) + ")");
+        out.println("launching the " + engine.name() + " job (log: " + dir.resolve(JOB_LOG) + ")");
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(JOB_LOG).toFile());

@@ -31,7 +31,7 @@ import org.streambench.servers.ServerState.ProcessRef;
 
 /**
  * A real pseudo-distributed YARN on this machine: a ResourceManager and a NodeManager, each its own
- * detached JVM from the Hadoop jars that Maven Central ships (module local-servers/yarn; no Hadoop
+ * detached JVM from the Hadoop jars that Maven Central ships (module runner/local-yarn; no Hadoop
  * distribution needed), configuration, data and logs under {@code <work>/yarn}, every port on
  * 127.0.0.1. Started and stopped by PID, like the local database servers; it keeps running until
  * {@code bench yarn stop}.
@@ -45,7 +45,7 @@ public final class LocalYarn {
     public static final int DEFAULT_PORT = 18030;
     public static final int PORT_COUNT = 8;
     static final String STATE_FILE = "yarn.properties";
-    private static final String MODULE = "local-servers/yarn";
+    private static final String MODULE = "runner/local-yarn";
     private static final long START_TIMEOUT_SECONDS = 180;
     private static final long STOP_TIMEOUT_SECONDS = 30;
     private static final int NODE_MEMORY_MB = 8192;

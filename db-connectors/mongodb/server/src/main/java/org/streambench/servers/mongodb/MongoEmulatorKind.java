@@ -1,16 +1,18 @@
-package org.streambench.servers;
+package org.streambench.servers.mongodb;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.streambench.local.Home;
+import org.streambench.servers.DbProfile;
+import org.streambench.servers.LocalServerKind;
 
 /**
  * The local "mongodb": mongo-java-server, a wire-protocol emulator, in its own JVM. Labelled
  * everywhere. Its data lives in an H2 MVStore on disk; the heap holds a query's results, which the
  * connector keeps small (see MongoDbDatabase).
  */
-final class MongoEmulatorKind implements ServerKind {
+public final class MongoEmulatorKind implements LocalServerKind {
 
     @Override
     public String database() {
@@ -28,7 +30,7 @@ final class MongoEmulatorKind implements ServerKind {
                 Home.javaExecutable(),
                 "-Xmx2g",
                 "-cp",
-                Home.classpathOf("local-servers/mongodb"),
+                Home.classpathOf("db-connectors/mongodb/server"),
                 "org.streambench.servers.mongodb.MongoEmulatorMain",
                 Integer.toString(port),
                 dir.toString());

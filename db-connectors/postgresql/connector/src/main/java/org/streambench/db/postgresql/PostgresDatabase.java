@@ -50,6 +50,16 @@ public final class PostgresDatabase extends JdbcDatabase {
         }
 
         @Override
+        public int order() {
+            return 40;
+        }
+
+        @Override
+        public boolean inStudy() {
+            return true;
+        }
+
+        @Override
         public Database create() {
             return new PostgresDatabase();
         }

@@ -1,4 +1,4 @@
-package org.streambench.servers;
+package org.streambench.servers.postgresql;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -16,6 +16,9 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 import org.streambench.local.Folders;
 import org.streambench.local.UserError;
+import org.streambench.servers.DbProfile;
+import org.streambench.servers.LocalServerKind;
+import org.streambench.servers.LocalServers;
 
 /**
  * PostgreSQL 17 as its own process, from the binaries Maven Central ships (the zonky
@@ -25,7 +28,7 @@ import org.streambench.local.UserError;
  * in a folder only the owner can enter. PostgreSQL refuses to run as root, so when the suite runs
  * as root it runs both in a user namespace ({@code unshare -U}), as the zonky library does.
  */
-final class PostgresKind implements ServerKind {
+public final class PostgresKind implements LocalServerKind {
 
     private static final String BINARIES_RESOURCE = "postgres-linux-x86_64.txz";
     private static final String SUPERUSER = "postgres";

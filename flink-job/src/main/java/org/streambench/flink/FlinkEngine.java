@@ -1,0 +1,118 @@
+package org.streambench.flink;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.JobMain;
+import org.streambench.operators.engine.EngineProvider;
+import org.streambench.operators.engine.YarnJob;
+
+/** Apache Flink, as the runner sees it: the job JVM runs {@link FlinkJob} in a local MiniCluster, or on YARN. */
+public final class FlinkEngine implements EngineProvider {
+
+    static final String MODULE = "flink-job";
+
+    @Override
+    public String name() {
+        return "flink";
+    }
+
+    @Override
+    public int order() {
+        return 10;
+    }
+
+    @Override
+    public boolean inStudy() {
+        return true;
+    }
+
+    @Override
+    public String module() {
+        return MODULE;
+    }
+
+    @Override
+    public String mainClass() {
+        return "org.streambench.flink.FlinkJob";
+    }
+
+    /**
+     * The command of Flink's submitting JVM (YarnLauncher), which deploys the job in
+     * application mode and waits until the application ends. YARN's containers get Flink's and the
+     * job's jars as shipped files (Flink accepts provided, not uploaded, jars only from a
+     * distributed file system) and the cluster's own Hadoop; the Flink YARN jar stands in for the
+     * flink-dist jar, which Maven Central does not have.
+     */
+    @Override
+    public List<String> yarnSubmitCommand(YarnJob job) throws IOException {
+        ExperimentSpec spec = job.spec();
+        List<String> launcherJars = job.yarnClasspathOf(MODULE);
+        String distJar = launcherJars.stream()
+                .filter(jar -> Path.of(jar).getFileName().toString().startsWith("flink-yarn-"))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no flink-yarn jar in the " + MODULE + " YARN classpath"));
+        // the Hadoop client goes too: Flink puts shipped jars in alphabetical order before the cluster's classpath,
+        // and the HBase client's jar carries Hadoop 2 classes, which would otherwise win
+        List<String> shipped = new ArrayList<>(job.jarsOf(MODULE));
+        launcherJars.stream().filter(jar -> !jar.equals(distJar)).forEach(shipped::add);
+        shipped.add(job.specFile().toString());
+        String javaOptions = String.join(
+                " ",
+                Stream.concat(
+                                Stream.concat(job.jdk17Opens().stream(), jvmFlags().stream()),
+                                // the container's own temporary folder (Spark's choice too): the JobManager's web
+                                // files otherwise stay in /tmp when the job's JVM ends without Flink's shutdown
+                                Stream.of(
+                                        "-Djava.io.tmpdir={{PWD}}/tmp",
+                                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))
+                        .toList());
+        Properties settings = new Properties();
+        settings.setProperty("execution.target", "yarn-application");
+        // the job's main blocks in execute() until the job ends, as it does locally
+        settings.setProperty("execution.attached", "true");
+        settings.setProperty("$internal.application.main", mainClass());
+        settings.setProperty(
+                "$internal.application.program-args",
+                job.specFile().getFileName().toString());
+        settings.setProperty("pipeline.jars", job.moduleJar(MODULE).toString());
+        settings.setProperty("yarn.flink-dist-jar", distJar);
+        settings.setProperty("yarn.ship-files", String.join(";", shipped));
+        // the uploaded jars go to the run's temporary folder, which the runner deletes however the run ends
+        settings.setProperty(
+                "yarn.staging-directory", job.settingsFile().getParent().toString());
+        settings.setProperty("yarn.application.name", job.applicationName());
+        settings.setProperty("yarn.tags", job.tag());
+        settings.setProperty("yarn.application-attempts", "1");
+        settings.setProperty("jobmanager.memory.process.size", "1024m");
+        settings.setProperty("taskmanager.memory.task.heap.size", job.containerMemory());
+        // streaming operators without RocksDB use no managed memory
+        settings.setProperty("taskmanager.memory.managed.size", "0m");
+        // one slot per TaskManager: a parallelism of 2 runs in two TaskManagers, each a worker of the job
+        settings.setProperty("taskmanager.numberOfTaskSlots", "1");
+        job.requested(
+                settings,
+                "jobmanager.memory.process.size",
+                "taskmanager.memory.task.heap.size",
+                "taskmanager.numberOfTaskSlots");
+        settings.setProperty("env.java.opts.all", javaOptions);
+        settings.setProperty("env.java.opts.jobmanager", "-D" + JobMain.AWAIT_START_PROPERTY + "=true");
+        if (spec.password() != null) {
+            settings.setProperty("containerized.master.env." + ExperimentSpec.PASSWORD_ENVIRONMENT, spec.password());
+            settings.setProperty(
+                    "containerized.taskmanager.env." + ExperimentSpec.PASSWORD_ENVIRONMENT, spec.password());
+        }
+        job.writePrivately(settings, "Flink settings of a streambench run on YARN");
+        List<String> command = job.submitterJvm(
+                jvmFlags(),
+                String.join(File.pathSeparator, launcherJars) + File.pathSeparator + job.classpathOf(MODULE));
+        command.addAll(
+                List.of("org.streambench.flink.YarnLauncher", job.settingsFile().toString()));
+        return command;
+    }
+}

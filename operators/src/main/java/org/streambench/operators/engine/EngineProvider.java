@@ -1,0 +1,62 @@
+package org.streambench.operators.engine;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A stream processing engine the suite can run: everything about one engine that the runner needs,
+ * implemented in the engine's own folder ({@code flink-job/}, ...) beside its job, and registered in
+ * its {@code META-INF/services/org.streambench.operators.engine.EngineProvider}. The runner finds it
+ * in the engine module's compiled classes and loads only this class (and what it references here:
+ * the operators and the JDK), never the engine's own classpath, which runs in the job's JVM.
+ */
+public interface EngineProvider {
+
+    /** The name on the command line and in result files, e.g. {@code flink}. */
+    String name();
+
+    /**
+     * Where this engine stands in every list of engines (help texts, the matrix's default axis,
+     * reports), lowest first; the study's three come first, in the study's order (10, 20, 30).
+     */
+    int order();
+
+    /** Whether the study measured this engine: the default matrix runs these. */
+    default boolean inStudy() {
+        return false;
+    }
+
+    /** The engine's Maven module, relative to the checkout: the job JVM runs on its classpath. */
+    String module();
+
+    /** The job's main class, which takes the spec file as its one argument. */
+    String mainClass();
+
+    /** JVM flags of the job's JVM (JDK 17 needs some engines to open packages). */
+    default List<String> jvmFlags() {
+        return List.of();
+    }
+
+    /** Environment variables of the job's JVM. */
+    default Map<String, String> environment() {
+        return Map.of();
+    }
+
+    /** The engine's settings ({@code --engine-setting KEY=VALUE}) and their defaults; no other key is accepted. */
+    default Map<String, String> defaultSettings() {
+        return Map.of();
+    }
+
+    /**
+     * Checks the engine's settings (its defaults overridden by the user's) before anything starts;
+     * throws {@link IllegalArgumentException} with a one-line message for the user.
+     */
+    default void checkSettings(Map<String, String> settings) {}
+
+    /**
+     * The command of a JVM that submits the job to YARN and waits until its application ends;
+     * its settings go to {@link YarnJob#settingsFile}.
+     */
+    List<String> yarnSubmitCommand(YarnJob job) throws IOException;
+}

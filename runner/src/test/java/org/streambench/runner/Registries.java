@@ -1,0 +1,41 @@
+package org.streambench.runner;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+import org.streambench.db.Databases;
+import org.streambench.runner.experiment.Engines;
+import org.streambench.servers.LocalServers;
+
+/**
+ * What the tests run over, from the registries: every engine, and every database the suite can
+ * start a server for. A new engine or database folder is tested by every such test without a line here.
+ */
+public final class Registries {
+
+    private Registries() {}
+
+    /** For {@code @MethodSource("org.streambench.runner.Registries#engines")}. */
+    public static List<String> engines() {
+        return Engines.names();
+    }
+
+    /** For {@code @MethodSource("org.streambench.runner.Registries#databases")}: databases with a local server. */
+    public static List<String> databases() {
+        return LocalServers.supported();
+    }
+
+    /** The databases whose writes are not upserts ({@code Database#writesAreUpserts}): a duplicate key is an error. */
+    public static List<String> databasesRejectingDuplicates() {
+        return databases().stream()
+                .filter(database ->
+                        !Databases.provider(database).orElseThrow().create().writesAreUpserts())
+                .toList();
+    }
+
+    /** Every engine x database pair, databases first. */
+    public static Stream<Arguments> pairs() {
+        return databases().stream()
+                .flatMap(database -> engines().stream().map(engine -> Arguments.of(engine, database)));
+    }
+}

@@ -1,0 +1,151 @@
+package org.streambench.spark;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.JobMain;
+import org.streambench.operators.engine.EngineProvider;
+import org.streambench.operators.engine.Settings;
+import org.streambench.operators.engine.YarnJob;
+
+/** Apache Spark Streaming (DStreams), as the runner sees it: {@link SparkJob} in local[N], or on YARN in cluster mode. */
+public final class SparkEngine implements EngineProvider {
+
+    static final String MODULE = "spark-job";
+    private static final int EXECUTORS = 2;
+
+    /** JDK 17 flags: without them Spark's reflection into the JDK fails and no record flows. */
+    private static final List<String> JVM_FLAGS = List.of(
+            "-XX:+IgnoreUnrecognizedVMOptions",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+            "--add-opens=java.base/java.io=ALL-UNNAMED",
+            "--add-opens=java.base/java.net=ALL-UNNAMED",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/java.util=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+            "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED",
+            "--add-opens=java.base/sun.security.action=ALL-UNNAMED",
+            "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
+            "--add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+            "-Djdk.reflect.useDirectMethodHandle=false");
+
+    @Override
+    public String name() {
+        return "spark";
+    }
+
+    @Override
+    public int order() {
+        return 20;
+    }
+
+    @Override
+    public boolean inStudy() {
+        return true;
+    }
+
+    @Override
+    public String module() {
+        return MODULE;
+    }
+
+    @Override
+    public String mainClass() {
+        return "org.streambench.spark.SparkJob";
+    }
+
+    @Override
+    public List<String> jvmFlags() {
+        return JVM_FLAGS;
+    }
+
+    @Override
+    public Map<String, String> environment() {
+        return Map.of("SPARK_LOCAL_IP", "127.0.0.1");
+    }
+
+    @Override
+    public Map<String, String> defaultSettings() {
+        return Map.of("batchIntervalMillis", "1000");
+    }
+
+    @Override
+    public void checkSettings(Map<String, String> settings) {
+        Settings.requirePositiveInt(settings, "batchIntervalMillis");
+    }
+
+    /** The command of Spark's submitting JVM (SparkSubmit, cluster mode), which waits until the application ends. */
+    @Override
+    public List<String> yarnSubmitCommand(YarnJob job) throws IOException {
+        ExperimentSpec spec = job.spec();
+        Path settingsFile = job.settingsFile();
+        Path appJar = job.moduleJar(MODULE);
+        int slots = spec.generatorParallelism() + spec.parallelism();
+        String javaOptions = String.join(" ", jvmFlags());
+        Properties settings = new Properties();
+        settings.setProperty(
+                "spark.yarn.jars",
+                Stream.concat(job.jarsOf(MODULE).stream(), Stream.of(appJar.toString()))
+                        .map(jar -> "local:" + jar)
+                        .collect(Collectors.joining(",")));
+        settings.setProperty("spark.yarn.populateHadoopClasspath", "false");
+        settings.setProperty("spark.yarn.maxAppAttempts", "1");
+        settings.setProperty("spark.yarn.tags", job.tag());
+        settings.setProperty("spark.yarn.submit.waitAppCompletion", "true");
+        settings.setProperty("spark.executor.instances", Integer.toString(EXECUTORS));
+        // each receiver holds a core for the whole run: every executor gets enough for all receivers and partitions
+        settings.setProperty("spark.executor.cores", Integer.toString(slots));
+        // a batch's tasks must not wait (3 s by default) for a core on the executor whose receiver holds the data
+        settings.setProperty("spark.locality.wait", "0s");
+        settings.setProperty("spark.executor.memory", job.containerMemory());
+        settings.setProperty("spark.driver.memory", job.containerMemory());
+        if (job.clusterFileSystemIsLocal()) {
+            // Spark removes its staging folder (these settings, password included) when its driver shuts
+            // down or the application fails, not when a run ends its job: in the run's folder it goes with the run
+            settings.setProperty(
+                    "spark.yarn.stagingDir", settingsFile.getParent().toUri().toString());
+        }
+        job.requested(
+                settings,
+                "spark.executor.instances",
+                "spark.executor.cores",
+                "spark.executor.memory",
+                "spark.driver.memory");
+        settings.setProperty(
+                "spark.driver.extraJavaOptions", javaOptions + " -D" + JobMain.AWAIT_START_PROPERTY + "=true");
+        settings.setProperty("spark.executor.extraJavaOptions", javaOptions);
+        if (spec.password() != null) {
+            settings.setProperty("spark.yarn.appMasterEnv." + ExperimentSpec.PASSWORD_ENVIRONMENT, spec.password());
+            settings.setProperty("spark.executorEnv." + ExperimentSpec.PASSWORD_ENVIRONMENT, spec.password());
+        }
+        job.writePrivately(settings, "spark-submit settings of a streambench run");
+        List<String> command = job.submitterJvm(jvmFlags(), job.classpathOf(MODULE));
+        command.addAll(List.of(
+                "org.apache.spark.deploy.SparkSubmit",
+                "--master",
+                "yarn",
+                "--deploy-mode",
+                "cluster",
+                "--name",
+                job.applicationName(),
+                "--class",
+                mainClass(),
+                "--properties-file",
+                settingsFile.toString(),
+                "--files",
+                job.specFile().toString(),
+                appJar.toString(),
+                job.specFile().getFileName().toString()));
+        return command;
+    }
+}
