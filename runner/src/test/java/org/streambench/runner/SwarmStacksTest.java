@@ -22,7 +22,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.streambench.db.Databases;
 import org.streambench.local.Home;
+import org.streambench.runner.swarm.Swarm;
 
 /**
  * The Docker Swarm stack files, validated offline (there is no Docker engine here): Docker's own
@@ -37,8 +39,7 @@ class SwarmStacksTest {
 
     private static final Path SWARM = Home.root().resolve("docker-swarm");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final List<String> STUDY_DATABASES =
-            List.of("cassandra", "hbase", "mongodb", "postgresql", "mariadb");
+    private static final List<String> STUDY_DATABASES = Databases.study();
     /** The client port of each server image the stacks use; mongos takes its port from its command. */
     private static final Map<String, Integer> CLIENT_PORT_OF_IMAGE =
             Map.of("cassandra", 9042, "zookeeper", 2181, "postgres", 5432, "mariadb", 3306);
@@ -152,13 +153,28 @@ class SwarmStacksTest {
         }
     }
 
+    /**
+     * Hermetic: the refusals are asked of a Docker engine address of the test's own, where none
+     * runs, so the test neither deploys to nor depends on the absence of the machine's real swarm.
+     */
     @Test
-    void benchSwarmListsTheStacksAndRefusesAnUnknownOneAndAMachineWithoutASwarm() {
+    void benchSwarmListsTheStacksAndRefusesAnUnknownOneAndAMachineWithoutASwarm(@TempDir Path tmp) {
         CliResult stacks = CliResult.bench("swarm", "stacks");
         assertEquals(0, stacks.code(), stacks.toString());
+        List<String> expected = new ArrayList<>(STUDY_DATABASES);
+        expected.addAll(List.of("base", "monitoring"));
         assertEquals(
-                List.of("base", "cassandra", "hbase", "mariadb", "mongodb", "monitoring", "postgresql"),
+                expected.stream().sorted().toList(),
                 stacks.out().strip().lines().toList());
+        System.setProperty(Swarm.DOCKER_HOST_PROPERTY, "unix://" + tmp.resolve("no-docker-engine.sock"));
+        try {
+            refusesAnUnknownStackAndAMachineWithoutASwarm();
+        } finally {
+            System.clearProperty(Swarm.DOCKER_HOST_PROPERTY);
+        }
+    }
+
+    private static void refusesAnUnknownStackAndAMachineWithoutASwarm() {
 
         CliResult unknown = CliResult.bench("swarm", "deploy", "oracle");
         assertEquals(2, unknown.code(), unknown.toString());
@@ -167,7 +183,7 @@ class SwarmStacksTest {
                 unknown.toString());
         assertEquals(1, unknown.err().strip().lines().count(), "one line: " + unknown);
 
-        // these machines have the docker CLI but no Docker engine, so no Swarm is reachable
+        // no Docker engine answers on the test's own address, so no Swarm is reachable
         for (String action : List.of("deploy", "rm")) {
             CliResult noSwarm = CliResult.bench("swarm", action, "postgresql");
             assertEquals(2, noSwarm.code(), noSwarm.toString());
