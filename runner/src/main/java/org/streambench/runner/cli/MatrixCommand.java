@@ -2,21 +2,14 @@ package org.streambench.runner.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.streambench.db.Databases;
-import org.streambench.local.CleanupOnExit;
-import org.streambench.local.Folders;
 import org.streambench.local.Home;
 import org.streambench.local.UserError;
 import org.streambench.operators.ExperimentSpec;
@@ -32,6 +25,7 @@ import org.streambench.runner.matrix.Cell;
 import org.streambench.runner.matrix.Journal;
 import org.streambench.runner.matrix.MatrixPlan;
 import org.streambench.runner.matrix.MatrixProgress;
+import org.streambench.runner.matrix.MatrixRunner;
 import org.streambench.runner.matrix.TimeBudget;
 import org.streambench.runner.monitor.MatrixMetrics;
 import org.streambench.runner.results.RunResult;
@@ -69,7 +63,6 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     /** The same on YARN, where the job's first record comes some 13 s later than a local job JVM's (its containers start). */
     private static final int ESTIMATED_YARN_OVERHEAD_SECONDS = 35;
 
-    private static final String RUN_LOG = "run.log";
     /**
      * Without --warmup, every cell warms up until its throughput is steady, at most 30 s: a fixed
      * warm-up that suits one database leaves another still ramping up (the run then says NOT STEADY).
@@ -264,7 +257,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         stored.retryFailed = retryFailed;
         stored.dryRun = dryRun;
         stored.job.monitor = job.monitor;
-        List<Journal.Entry> todo = stored.todo(journal);
+        List<Journal.Entry> todo = MatrixRunner.todo(journal, retryFailed);
         List<ExperimentSpec> specs =
                 stored.checkCells(todo.stream().map(e -> e.cell).toList());
         if (dryRun) {
@@ -383,15 +376,6 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         return experiment.toSpec(job);
     }
 
-    /** The cells still to run: pending, those that were running when the matrix died, and with --retry-failed the failed ones. */
-    private List<Journal.Entry> todo(Journal journal) {
-        return journal.entries().stream()
-                .filter(e -> e.state == Journal.State.PENDING
-                        || e.state == Journal.State.RUNNING
-                        || (retryFailed && e.state == Journal.State.FAILED))
-                .toList();
-    }
-
     /** The plan and its estimated wall time; with the journal of a matrix under way, its measured overhead. */
     private void printPlan(
             PrintWriter console, MatrixPlan plan, List<Cell> cells, List<ExperimentSpec> specs, Journal measured) {
@@ -415,8 +399,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     specs.get(0).parallelism(),
                     job.metricsPort.trim().equals("0") ? "any free port" : "port " + job.metricsPort.trim());
         }
-        List<Double> overheads = measured == null ? List.of() : sortedOverheads(measured);
-        double overhead = overheads.isEmpty() ? estimatedOverheadSeconds() : median(overheads);
+        List<Double> overheads = measured == null ? List.of() : MatrixRunner.sortedOverheads(measured);
+        double overhead = overheads.isEmpty() ? estimatedOverheadSeconds() : MatrixRunner.median(overheads);
         long seconds = 0;
         for (int i = 0; i < cells.size(); i++) {
             ExperimentSpec spec = specs.get(i);
@@ -473,194 +457,60 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     /** Runs the journal's cells still to run, database group by database group; returns the exit code. */
     private Integer execute(Journal journal, PrintWriter console) throws Exception {
-        List<Journal.Entry> todo = todo(journal);
         int total = journal.entries().size();
-        Instant matrixStart = Instant.now();
-        Map<String, List<Journal.Entry>> byDatabase = new LinkedHashMap<>();
-        todo.forEach(e -> byDatabase
-                .computeIfAbsent(e.cell.database(), d -> new ArrayList<>())
-                .add(e));
+        long done = journal.count(Journal.State.OK) + journal.count(Journal.State.FAILED);
         job.checkMonitor();
         Runnable stopMonitor = job.startMonitor(console);
-        long ok = journal.count(Journal.State.OK);
-        long failedBefore = journal.count(Journal.State.FAILED);
         // a bar only on a terminal: in a log file it would be a thousand lines of redraws
-        MatrixProgress progress = MatrixProgress.start(total, ok + failedBefore, MatrixProgress.terminal());
+        MatrixProgress progress = MatrixProgress.start(total, done, MatrixProgress.terminal());
+        MatrixRunner<DatabaseSession> runner;
         try (MatrixMetrics metrics = new MatrixMetrics(Home.work(), total)) {
-            metrics.progress(ok, failedBefore, remaining(journal));
-            progress.update(ok, failedBefore, todo.size());
-            runGroups(journal, progress.above(console), byDatabase, metrics, progress, total, matrixStart);
+            runner = new MatrixRunner<>(journal, cells(), listener(metrics, progress), retryFailed);
+            runner.run(progress.above(console));
         } finally {
             progress.close();
             stopMonitor.run();
         }
-        List<Double> overheads = sortedOverheads(journal);
-        if (!overheads.isEmpty()) {
-            console.printf(
-                    Locale.ROOT,
-                    "overhead per experiment (everything but warm-up and measured window): median %.1f s, max %.1f s%n",
-                    median(overheads),
-                    overheads.get(overheads.size() - 1));
-        }
-        Map<String, List<Double>> byPhase = new LinkedHashMap<>();
-        journal.entries()
-                .forEach(e -> e.phaseSeconds.forEach((phase, seconds) ->
-                        byPhase.computeIfAbsent(phase, p -> new ArrayList<>()).add(seconds)));
-        if (!byPhase.isEmpty()) {
-            List<String> medians = new ArrayList<>();
-            byPhase.forEach((phase, values) -> medians.add(String.format(
-                    Locale.ROOT,
-                    "%s %.1f",
-                    phase,
-                    median(values.stream().sorted().toList()))));
-            console.println("median seconds per phase: " + String.join(", ", medians));
-        }
-        long failed = journal.count(Journal.State.FAILED);
-        console.printf(
-                Locale.ROOT,
-                "matrix %s: %d ok, %d failed of %d%s%n",
-                journal.dir(),
-                journal.count(Journal.State.OK),
-                failed,
-                total,
-                failed > 0 ? "; run them again with ./bench matrix --resume " + journal.dir() + " --retry-failed" : "");
-        return failed == 0 && remaining(journal) == 0 ? 0 : 1;
+        return runner.summarize(console);
     }
 
-    private void runGroups(
-            Journal journal,
-            PrintWriter console,
-            Map<String, List<Journal.Entry>> byDatabase,
-            MatrixMetrics metrics,
-            MatrixProgress progress,
-            int total,
-            Instant matrixStart)
-            throws Exception {
-        int ranHere = 0;
-        for (Map.Entry<String, List<Journal.Entry>> group : byDatabase.entrySet()) {
-            DatabaseSession session = null;
-            try {
-                for (Journal.Entry entry : group.getValue()) {
-                    long start = System.nanoTime();
-                    Double serverStart = null;
-                    if (session == null) {
-                        session = DatabaseSession.open(group.getKey(), connection, console);
-                        serverStart = (System.nanoTime() - start) / 1e9;
-                    }
-                    metrics.started(entry.cell);
-                    RunResult result = runCell(journal, entry, session, start, serverStart);
-                    if (CleanupOnExit.exiting()) {
-                        console.printf(
-                                "%s: interrupted; it runs again from a clean folder on ./bench matrix --resume %s%n",
-                                entry.cell.id(), journal.dir());
-                        return;
-                    }
-                    ranHere++;
-                    long done = journal.count(Journal.State.OK) + journal.count(Journal.State.FAILED);
-                    double perCell =
-                            Duration.between(matrixStart, Instant.now()).toSeconds() / (double) ranHere;
-                    long left = total - done;
-                    long eta = Math.round(perCell * remaining(journal));
-                    metrics.finished(
-                            entry.cell,
-                            entry.throughput,
-                            result == null
-                                            || result.readLatencyMicros() == null
-                                            || result.readLatencyMicros().count() == 0
-                                    ? null
-                                    : result.readLatencyMicros().mean(),
-                            journal.count(Journal.State.OK),
-                            journal.count(Journal.State.FAILED),
-                            left,
-                            eta);
-                    progress.update(journal.count(Journal.State.OK), journal.count(Journal.State.FAILED), left);
-                    console.printf(
-                            Locale.ROOT,
-                            "[%d/%d] %s | ok %d, failed %d, left %d, ETA %s%n",
-                            done,
-                            total,
-                            result == null
-                                    ? entry.cell.id() + ": FAILED: " + entry.reason
-                                    : RunCommand.summary(result, journal.dir().resolve(entry.cell.id())),
-                            journal.count(Journal.State.OK),
-                            journal.count(Journal.State.FAILED),
-                            left,
-                            TimeBudget.human(eta));
-                    if (entry.state == Journal.State.FAILED) {
-                        // the next cell starts from a fresh server: a failure may have left it in any state
-                        session.close();
-                        session = null;
-                    }
-                }
-            } finally {
-                if (session != null) {
-                    session.close();
-                }
+    /** Each cell a full bench run of its spec, against the local server (or --db-url) of its database group. */
+    private MatrixRunner.Cells<DatabaseSession> cells() {
+        return new MatrixRunner.Cells<>() {
+            @Override
+            public DatabaseSession openDatabase(String database, PrintWriter console) {
+                return DatabaseSession.open(database, connection, console);
             }
-        }
+
+            @Override
+            public RunResult run(Cell cell, DatabaseSession session, Path dir, PrintWriter log) throws Exception {
+                ExperimentSpec spec = specOf(cell);
+                return job.runner(log)
+                        .run(spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
+            }
+        };
     }
 
-    /** The overheads of the journal's finished experiments, smallest first. */
-    private static List<Double> sortedOverheads(Journal journal) {
-        return journal.entries().stream()
-                .map(e -> e.overheadSeconds)
-                .filter(o -> o != null)
-                .sorted()
-                .toList();
-    }
+    /** The matrix's Prometheus metrics and its progress bar hear of every cell. */
+    private static MatrixRunner.Listener listener(MatrixMetrics metrics, MatrixProgress progress) {
+        return new MatrixRunner.Listener() {
+            @Override
+            public void started(Cell cell) {
+                metrics.started(cell);
+            }
 
-    private static double median(List<Double> sorted) {
-        return sorted.get(sorted.size() / 2);
-    }
+            @Override
+            public void finished(
+                    Cell cell, Double throughput, Double readLatencyMicros, long ok, long failed, long left, long eta) {
+                metrics.finished(cell, throughput, readLatencyMicros, ok, failed, left, eta);
+                progress.update(ok, failed, left);
+            }
 
-    private long remaining(Journal journal) {
-        return journal.count(Journal.State.PENDING) + journal.count(Journal.State.RUNNING);
-    }
-
-    /** Runs one cell from a clean folder; records its state and timings; null if it failed before producing a result. */
-    private RunResult runCell(
-            Journal journal, Journal.Entry entry, DatabaseSession session, long startNanos, Double serverStartSeconds)
-            throws Exception {
-        Path dir = journal.dir().resolve(entry.cell.id());
-        Folders.deleteTree(dir);
-        Files.createDirectories(dir);
-        entry.state = Journal.State.RUNNING;
-        entry.reason = null;
-        entry.startedAt = Instant.now().toString();
-        entry.attempts++;
-        entry.phaseSeconds.clear();
-        if (serverStartSeconds != null) {
-            entry.phaseSeconds.put("serverStart", serverStartSeconds);
-        }
-        journal.save();
-        RunResult result = null;
-        try (PrintWriter log =
-                new PrintWriter(Files.newBufferedWriter(dir.resolve(RUN_LOG), StandardCharsets.UTF_8), true)) {
-            ExperimentSpec spec = specOf(entry.cell);
-            result = job.runner(log)
-                    .run(spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
-            entry.state = result.passed() ? Journal.State.OK : Journal.State.FAILED;
-            entry.reason = result.passed() ? null : result.error();
-            entry.throughput =
-                    result.throughput() == null ? null : result.throughput().mean();
-            entry.measuredSeconds =
-                    (double) ((result.warmup() == null ? 0 : result.warmup().seconds()) + spec.durationSeconds());
-            entry.phaseSeconds.putAll(result.phaseSeconds());
-        } catch (RuntimeException e) {
-            entry.state = Journal.State.FAILED;
-            entry.reason = e.getMessage();
-        }
-        if (CleanupOnExit.exiting()) {
-            // interrupted: the cell stays "running", as the journal says, and is run again on resume
-            entry.state = Journal.State.RUNNING;
-            entry.reason = null;
-            return result;
-        }
-        entry.wallSeconds = (System.nanoTime() - startNanos) / 1e9;
-        if (entry.measuredSeconds != null) {
-            entry.overheadSeconds = Math.max(0, entry.wallSeconds - entry.measuredSeconds);
-        }
-        journal.save();
-        return result;
+            @Override
+            public void progress(long ok, long failed, long left) {
+                metrics.progress(ok, failed, left);
+                progress.update(ok, failed, left);
+            }
+        };
     }
 }

@@ -16,6 +16,7 @@ import org.streambench.runner.experiment.ExperimentOptions;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.experiment.JobOptions;
 import org.streambench.runner.results.RunResult;
+import org.streambench.runner.results.Summary;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -105,7 +106,7 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
                 ExperimentSpec spec = base.withPattern(pattern).withDatabaseSettings(session.settings());
                 Path dir = Files.createDirectories(root.resolve(pattern.cliName()));
                 RunResult result = runner.run(spec, options.steadyWarmup(), session, dir);
-                console.println(RunCommand.summary(result, dir));
+                console.println(Summary.of(result, dir));
                 results.add(result);
             }
         } finally {
