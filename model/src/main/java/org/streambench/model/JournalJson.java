@@ -3,6 +3,8 @@ package org.streambench.model;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -23,8 +25,8 @@ public final class JournalJson {
      */
     public static MatrixJournal read(Path file) throws IOException {
         JsonNode root;
-        try {
-            root = Mappers.READER.readTree(file.toFile());
+        try (InputStream in = Files.newInputStream(file)) {
+            root = Mappers.READER.readTree(in);
         } catch (IOException e) {
             throw new IllegalArgumentException(file + " is not a readable matrix journal: " + e.getMessage());
         }

@@ -3,6 +3,8 @@ package org.streambench.model;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -29,7 +31,10 @@ public final class ResultJson {
      * result or is of a newer layout than this code reads.
      */
     public static RunDocument read(Path file) throws IOException {
-        JsonNode root = Mappers.READER.readTree(file.toFile());
+        JsonNode root;
+        try (InputStream in = Files.newInputStream(file)) {
+            root = Mappers.READER.readTree(in);
+        }
         int schemaVersion = root.path("schemaVersion").asInt(1);
         if (schemaVersion > RunDocument.SCHEMA_VERSION) {
             throw new IllegalArgumentException(file + " has schemaVersion " + schemaVersion

@@ -3,6 +3,7 @@ package org.streambench.report;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -113,10 +114,14 @@ public final class Report {
         return runs;
     }
 
-    /** Writes the report; returns the path of index.html. */
+    /** Writes the report into DIR/report/; returns the path of index.html. */
     public Path write() throws IOException {
+        return write(dir.resolve(FOLDER));
+    }
+
+    /** Writes the report into {@code out} (e.g. beside an archive of results, which cannot take it); returns index.html. */
+    public Path write(Path out) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        Path out = dir.resolve(FOLDER);
         Files.createDirectories(out);
         writeCsv(out.resolve("results.csv"));
         Path tmp = out.resolve("index.html.tmp");
@@ -257,7 +262,12 @@ public final class Report {
                 distinct(r -> r.keys() + " keys, parallelism " + r.parallelism() + ", "
                         + (r.rate() > 0 ? r.rate() + " records/s" : "unthrottled")));
         row(h, "commit", distinct(r -> r.commit() == null ? "unknown" : r.commit()));
-        row(h, "folder", dir.toAbsolutePath().toString());
+        row(
+                h,
+                "folder",
+                dir.getFileSystem() == FileSystems.getDefault()
+                        ? dir.toAbsolutePath().toString()
+                        : dir.toUri().toString());
         h.append("</tbody></table>\n");
         if (planned != null && !planned.missing().isEmpty()) {
             h.append("<p class=\"bad\">This matrix is unfinished: ")
