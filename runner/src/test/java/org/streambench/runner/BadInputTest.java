@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.streambench.servers.LocalServers;
+import org.streambench.servers.TestServers;
 
 /** Bad input: one line saying what is wrong and how to fix it, exit code 2, no result folder. */
 class BadInputTest {
@@ -229,9 +230,8 @@ class BadInputTest {
                             + " cluster's yarn-site.xml and core-site.xml",
                     noSite.err().trim());
         });
-        try (ServerSocket closed = new ServerSocket(0)) {
-            int port = closed.getLocalPort();
-            closed.close();
+        {
+            int port = TestServers.freePort(); // free again: nothing listens there
             Path conf = Files.createDirectories(tmp.resolve("unreachable-conf"));
             Files.writeString(
                     conf.resolve("yarn-site.xml"),
@@ -272,14 +272,14 @@ class BadInputTest {
                     "bench: --cluster 'kubernetes' must be local or yarn",
                     badCluster.err().trim());
         });
-        try (ServerSocket resourceManager = new ServerSocket(0)) {
+        {
             // a port nothing listens on: a ResourceManager that is not reachable
+            int resourceManagerPort = TestServers.freePort();
             Path conf = Files.createDirectories(tmp.resolve("conf"));
             Files.writeString(
                     conf.resolve("yarn-site.xml"),
                     "<configuration><property><name>yarn.resourcemanager.webapp.address</name><value>127.0.0.1:"
-                            + resourceManager.getLocalPort() + "</value></property></configuration>");
-            resourceManager.close();
+                            + resourceManagerPort + "</value></property></configuration>");
             TestRuns.withWork(work, () -> {
                 CliResult unreachable = CliResult.bench(
                         "run",

@@ -420,10 +420,14 @@ class EndToEndTest {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             running = false;
             thread.interrupt();
-            thread.join(2000);
+            try {
+                thread.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -179,6 +179,7 @@ class MonitorTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the socket is held open, unused, to take the port
     void withMonitorAndNoPrometheusPossibleNothingStarts(@TempDir Path otherWork) throws IOException {
         // the default port taken (by this socket, or by whatever holds it already)
         try (ServerSocket taken = takeIfFree(Prometheus.DEFAULT_PORT)) {

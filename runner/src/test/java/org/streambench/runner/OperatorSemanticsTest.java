@@ -148,6 +148,7 @@ class OperatorSemanticsTest {
 
     /** A read that fails is timed too, apart from the reads that worked, never dropped. */
     @Test
+    @SuppressWarnings("try") // the prepared database is only held open, and closed, by the try
     void aFailedReadIsRecordedApart() throws IOException {
         try (Database db = prepare("postgresql", Pattern.UPDATE, 100)) {
             ProcessingOperator operator = ProcessingOperator.open(runtime.spec());
@@ -167,6 +168,7 @@ class OperatorSemanticsTest {
     /** Cassandra's and HBase's writes are upserts by design; the others reject a duplicate key. */
     @ParameterizedTest
     @MethodSource("org.streambench.runner.Registries#databasesRejectingDuplicates")
+    @SuppressWarnings("try") // the prepared database is only held open, and closed, by the try
     void failedCallsAreCountedAndReportedNeverSwallowed(String database) throws IOException {
         try (Database db = prepare(database, Pattern.INSERT, 1);
                 ProcessingOperator operator = ProcessingOperator.open(runtime.spec())) {

@@ -71,6 +71,7 @@ class SettleTest {
 
     /** CQL cannot flush; the suite's own Cassandra is flushed over JMX, and the prefill is then in a new SSTable on disk. */
     @Test
+    @SuppressWarnings("try") // the prefilled database is only held open, and closed, by the try
     void theLocalCassandraIsFlushedToSstables() throws Exception {
         ServerState cassandra = TestServers.start("cassandra");
         Path keyspace = TestServers.WORK.resolve("servers/cassandra/data/data/streambench");

@@ -61,7 +61,7 @@ public final class TestServers {
 
     private static boolean isFree(int port) {
         try (ServerSocket socket = new ServerSocket(port)) {
-            return true;
+            return socket.isBound();
         } catch (IOException taken) {
             return false;
         }
