@@ -29,7 +29,6 @@ import org.streambench.model.RunDocument.Second;
 import org.streambench.model.RunDocument.Verification;
 import org.streambench.operators.Blob;
 import org.streambench.operators.ExperimentSpec;
-import org.streambench.operators.JobMain;
 import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.engine.EngineProvider;
@@ -37,8 +36,6 @@ import org.streambench.runner.monitor.ScrapeTargets;
 import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.RunResult;
 import org.streambench.runner.results.Warmup;
-import org.streambench.runner.yarn.YarnCluster;
-import org.streambench.runner.yarn.YarnSubmission;
 
 /**
  * Runs one experiment against an open database: reset, prefill, launch the engine's job JVM,
@@ -65,20 +62,16 @@ public final class ExperimentRunner {
     private final int stopTimeoutSeconds;
     private final String collectorBindHost;
     private final String collectorHost;
-    private final YarnCluster yarn;
-    /** The submission of the run in progress, on YARN (a matrix reuses the runner); null locally. */
-    private YarnSubmission submission;
-
-    private String yarnVersion;
+    private final JobLauncher launcher;
 
     public ExperimentRunner(PrintWriter out, String jobHeap, int startupTimeoutSeconds, int stopTimeoutSeconds) {
-        this(out, jobHeap, startupTimeoutSeconds, stopTimeoutSeconds, LOOPBACK, LOOPBACK, null);
+        this(out, jobHeap, startupTimeoutSeconds, stopTimeoutSeconds, LOOPBACK, LOOPBACK, new LocalJobLauncher(out));
     }
 
     /**
      * @param collectorBindHost where the collector that the job's workers report to listens
      * @param collectorHost     the address the workers reach it by
-     * @param yarn              the YARN cluster to submit the job to; null: the job runs in a JVM of its own here
+     * @param launcher          where the job runs: in a JVM of its own here, or on YARN
      */
     public ExperimentRunner(
             PrintWriter out,
@@ -87,14 +80,14 @@ public final class ExperimentRunner {
             int stopTimeoutSeconds,
             String collectorBindHost,
             String collectorHost,
-            YarnCluster yarn) {
+            JobLauncher launcher) {
         this.out = out;
         this.jobHeap = jobHeap;
         this.startupTimeoutSeconds = startupTimeoutSeconds;
         this.stopTimeoutSeconds = stopTimeoutSeconds;
         this.collectorBindHost = collectorBindHost;
         this.collectorHost = collectorHost;
-        this.yarn = yarn;
+        this.launcher = launcher;
     }
 
     private static final String LOOPBACK = "127.0.0.1";
@@ -164,11 +157,13 @@ public final class ExperimentRunner {
         String settled = null;
         long rowsBefore = 0;
         Path jobTmp = dir.resolve(JOB_TMP);
-        Process job = launch(engine, spec, dir, jobTmp);
+        String clusterVersion = launcher.clusterVersion();
+        Files.createDirectories(jobTmp);
+        JobLauncher.Job job = launcher.launch(engine, spec, dir, jobTmp, jobHeap, dir.resolve(JOB_LOG));
         try (CleanupOnExit.Registration endJob = CleanupOnExit.register("stop the job JVM", () -> end(job, dir));
                 ScrapeTargets.Registration target = new ScrapeTargets(Home.work())
                         .add(
-                                job.toHandle(),
+                                job.process().toHandle(),
                                 spec.metricsHost(),
                                 spec.metricsPort(),
                                 Map.of("role", "job", "run", dir.toString()))) {
@@ -223,10 +218,10 @@ public final class ExperimentRunner {
             phases.lap("verify");
         }
         Environment environment = new Environment(
-                yarn == null ? "local" : "yarn",
-                submission == null ? null : submission.applicationId().orElse(null),
-                yarnVersion,
-                submission == null ? null : submission.resources(),
+                launcher.cluster(),
+                job.applicationId(),
+                clusterVersion,
+                job.resources(),
                 jobHeap,
                 collector.workers(),
                 report == null ? null : report.engineVersion(),
@@ -265,20 +260,17 @@ public final class ExperimentRunner {
      * Kills the job JVM if it still runs (on YARN: the application, then its submitter), waits for
      * it, and deletes its temporary folder; on YARN, copies the containers' logs into the run's folder.
      */
-    private void end(Process job, Path dir) {
+    private void end(JobLauncher.Job job, Path dir) {
         Path jobTmp = dir.resolve(JOB_TMP);
-        if (submission != null) {
-            submission.kill();
-        }
-        if (job.isAlive()) {
-            job.descendants().forEach(ProcessHandle::destroyForcibly);
-            job.destroyForcibly();
+        job.killOnCluster();
+        Process process = job.process();
+        if (process.isAlive()) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
         }
         try {
-            job.waitFor(10, TimeUnit.SECONDS);
-            if (submission != null) {
-                submission.copyLogs(dir.resolve(YARN_LOGS));
-            }
+            process.waitFor(10, TimeUnit.SECONDS);
+            job.keepLogs(dir);
             Folders.deleteTree(jobTmp);
         } catch (IOException e) {
             out.println("warning: could not delete the job's temporary folder " + jobTmp + ": " + e);
@@ -288,10 +280,10 @@ public final class ExperimentRunner {
     }
 
     /** How the job ended: locally its JVM's end; on YARN, unless a worker said why, its application's. */
-    private String describeEnd(Process job, Path jobLog, Optional<String> failure) {
-        String application = submission != null && failure.isEmpty() ? submission.describe() : "";
+    private static String describeEnd(JobLauncher.Job job, Path jobLog, Optional<String> failure) {
+        String application = failure.isEmpty() ? job.describe() : "";
         return application.isEmpty()
-                ? JobEnd.describe(job, jobLog, failure)
+                ? JobEnd.describe(job.process(), jobLog, failure)
                 : "ended" + application + "; log: " + jobLog;
     }
 
@@ -307,52 +299,9 @@ public final class ExperimentRunner {
         throw new IllegalStateException("found no unused run token in 20 attempts");
     }
 
-    private Process launch(EngineProvider engine, ExperimentSpec spec, Path dir, Path jobTmp) throws IOException {
-        Files.createDirectories(jobTmp);
-        if (yarn != null) {
-            try {
-                yarnVersion = yarn.info().hadoopVersion();
-            } catch (RuntimeException unreachable) {
-                out.println("warning: could not ask YARN for its version: " + unreachable.getMessage());
-            }
-            submission = new YarnSubmission(yarn, out);
-            out.println("submitting the " + engine.name() + " job to YARN at " + yarn.webapp() + " (log: "
-                    + dir.resolve(JOB_LOG) + ")");
-            return submission.start(engine, spec, dir.resolve(JOB_SPEC), jobTmp, jobHeap, dir.resolve(JOB_LOG));
-        }
-        ProcessHandle runner = ProcessHandle.current();
-        List<String> command = new ArrayList<>(List.of(
-                Home.javaExecutable(),
-                "-Xmx" + jobHeap,
-                "-Djava.io.tmpdir=" + jobTmp,
-                "-D" + JobMain.OWN_TMP_PROPERTY + "=true",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-D" + JobMain.AWAIT_START_PROPERTY + "=true",
-                "-D" + JobMain.RUNNER_PID_PROPERTY + "=" + runner.pid()));
-        runner.info()
-                .startInstant()
-                .ifPresent(start -> command.add("-D" + JobMain.RUNNER_START_PROPERTY + "=" + start.toEpochMilli()));
-        command.addAll(engine.jvmFlags());
-        command.addAll(List.of(
-                "-cp",
-                Home.classpathOf(engine.module()),
-                engine.mainClass(),
-                dir.resolve(JOB_SPEC).toString()));
-        out.println("launching the " + engine.name() + " job (log: " + dir.resolve(JOB_LOG) + ")");
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve(JOB_LOG).toFile());
-        builder.environment().putAll(engine.environment());
-        builder.environment().remove(ExperimentSpec.PASSWORD_ENVIRONMENT);
-        if (spec.password() != null) {
-            builder.environment().put(ExperimentSpec.PASSWORD_ENVIRONMENT, spec.password());
-        }
-        return builder.start();
-    }
-
     public void sample(Process job, ExperimentSpec spec, JobCollector collector, Path jobLog, List<Second> seconds)
             throws InterruptedException, JobFailure {
-        sample(job, spec, collector, false, jobLog, seconds, new Phases());
+        sample(() -> job, spec, collector, false, jobLog, seconds, new Phases());
     }
 
     /**
@@ -361,7 +310,7 @@ public final class ExperimentRunner {
      * the measured seconds; then asks the job to stop.
      */
     void sample(
-            Process job,
+            JobLauncher.Job job,
             ExperimentSpec spec,
             JobCollector collector,
             boolean steadyWarmup,
@@ -389,7 +338,7 @@ public final class ExperimentRunner {
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(wait);
             }
-            if (!job.isAlive()) {
+            if (!job.process().isAlive()) {
                 if (spec.bounded() && collector.failure().isEmpty()) {
                     return; // a bounded run ends by itself once every record is processed
                 }
@@ -449,7 +398,7 @@ public final class ExperimentRunner {
         control(job, spec, collector, JobProtocol.STOP_PATH);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(stopTimeoutSeconds);
         // on YARN the job is over once every worker reported: the application's own end takes seconds more
-        while (job.isAlive() && !(yarn != null && collector.allFinal())) {
+        while (job.process().isAlive() && !(job.overWhenWorkersAreDone() && collector.allFinal())) {
             if (System.nanoTime() > deadline) {
                 throw new JobFailure("the job did not stop within " + stopTimeoutSeconds + " s after the stop request");
             }
@@ -476,21 +425,21 @@ public final class ExperimentRunner {
      * the job's main, outlives an ApplicationMaster that died.
      */
     private MetricsScraper.Snapshot awaitFirstRecords(
-            Process job, ExperimentSpec spec, JobCollector collector, Path jobLog)
+            JobLauncher.Job job, ExperimentSpec spec, JobCollector collector, Path jobLog)
             throws InterruptedException, JobFailure {
         long deadline = System.nanoTime() + startupTimeoutSeconds * SECOND;
         long nextApplicationCheck = System.nanoTime();
         boolean started = false;
         while (System.nanoTime() < deadline) {
-            if (submission != null && System.nanoTime() >= nextApplicationCheck) {
+            if (System.nanoTime() >= nextApplicationCheck) {
                 nextApplicationCheck = System.nanoTime() + APPLICATION_CHECK_INTERVAL.toNanos();
-                if (submission.applicationFailed()) {
+                if (job.failedOnCluster()) {
                     throw new JobFailure("the " + spec.engine() + " job ended before any record was processed"
-                            + submission.describe() + " (see " + jobLog + ")");
+                            + job.describe() + " (see " + jobLog + ")");
                 }
             }
-            if (!job.isAlive()) {
-                if (spec.bounded() && job.exitValue() == 0) {
+            if (!job.process().isAlive()) {
+                if (spec.bounded() && job.process().exitValue() == 0) {
                     return null;
                 }
                 throw new JobFailure("the " + spec.engine() + " job " + describeEnd(job, jobLog, collector.failure())
@@ -522,16 +471,16 @@ public final class ExperimentRunner {
      * again until it has been silent for {@link #WORKER_SILENCE}: its sample comes late, with the
      * longer interval it covers, instead of failing a run that is still going.
      */
-    private MetricsScraper.Snapshot scrape(Process job, ExperimentSpec spec, JobCollector collector)
+    private MetricsScraper.Snapshot scrape(JobLauncher.Job job, ExperimentSpec spec, JobCollector collector)
             throws JobFailure, InterruptedException {
         long giveUp = System.nanoTime() + WORKER_SILENCE.toNanos();
         while (true) {
             try {
                 return collector.scrape();
             } catch (HttpTimeoutException busy) {
-                if (System.nanoTime() > giveUp || !job.isAlive()) {
+                if (System.nanoTime() > giveUp || !job.process().isAlive()) {
                     throw new JobFailure("the job's metrics endpoint did not answer for " + WORKER_SILENCE.toSeconds()
-                            + " s: " + busy + (submission == null ? "" : submission.describe()));
+                            + " s: " + busy + job.describe());
                 }
                 requireWorkersAlive(collector);
                 out.println("  the job's metrics endpoint did not answer in time; asking again");
@@ -539,14 +488,13 @@ public final class ExperimentRunner {
                 if (endedByItself(job, spec)) {
                     return null;
                 }
-                throw new JobFailure("the job's metrics endpoint stopped answering: " + e
-                        + (submission == null ? "" : submission.describe()));
+                throw new JobFailure("the job's metrics endpoint stopped answering: " + e + job.describe());
             }
         }
     }
 
     /** Posts a control request; false if a bounded job ended by itself before it could take it. */
-    private boolean control(Process job, ExperimentSpec spec, JobCollector collector, String path)
+    private boolean control(JobLauncher.Job job, ExperimentSpec spec, JobCollector collector, String path)
             throws JobFailure, InterruptedException {
         try {
             collector.control(path);
@@ -559,8 +507,8 @@ public final class ExperimentRunner {
         }
     }
 
-    private boolean endedByItself(Process job, ExperimentSpec spec) throws InterruptedException {
-        return spec.bounded() && job.waitFor(stopTimeoutSeconds, TimeUnit.SECONDS);
+    private boolean endedByItself(JobLauncher.Job job, ExperimentSpec spec) throws InterruptedException {
+        return spec.bounded() && job.process().waitFor(stopTimeoutSeconds, TimeUnit.SECONDS);
     }
 
     /**

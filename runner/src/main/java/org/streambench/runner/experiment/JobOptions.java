@@ -135,7 +135,7 @@ public final class JobOptions {
                 Inputs.seconds("--stop-timeout", stopTimeout),
                 collectorBind,
                 advertisedCollectorHost(),
-                yarn().orElse(null));
+                JobLauncher.of(yarn(), out));
     }
 
     /** Whether the job is to run on YARN (--cluster yarn). */
