@@ -4,9 +4,10 @@ import java.util.List;
 
 /**
  * One engine x database x pattern x BLOB size over its repetitions. Throughput and read latency
- * are the means of the runs' means; {@code ...Half} is half the 95 % confidence interval across
- * repetitions (0 with one repetition); {@code latencyStddev} is the mean of the runs' standard
- * deviations (the spread of single reads, as the study's error bars).
+ * are the means of the runs' means; {@code ...Half} is half the 95 % confidence interval: across
+ * repetitions when there are two or more, else the single run's own from its per-second samples
+ * ({@link BatchMeans}; 0 when its window was too short to tell); {@code latencyStddev} is the mean
+ * of the runs' standard deviations (the spread of single reads, as the study's error bars).
  */
 public record Cell(
         Key key,
@@ -46,16 +47,21 @@ public record Cell(
                         .mapToDouble(r -> r.readLatency().stddev())
                         .average()
                         .orElse(0);
+        boolean single = ok.size() == 1;
         return new Cell(
                 key,
                 List.copyOf(runs),
                 ok.size(),
                 mean(throughputs),
-                half(throughputs),
+                single ? known(ok.get(0).throughputHalf()) : half(throughputs),
                 mean(latencies),
-                half(latencies),
+                single && latencies.length == 1 ? known(ok.get(0).latencyHalf()) : half(latencies),
                 latencyStddev,
                 runs.stream().anyMatch(RunRecord::emulated));
+    }
+
+    private static double known(double half) {
+        return Double.isNaN(half) ? 0 : half;
     }
 
     static Double mean(double[] values) {

@@ -39,6 +39,16 @@ public final class Report {
     private final List<String> patterns;
     private final List<Integer> blobs;
     private final PlannedCells planned;
+    private final Options options;
+
+    /**
+     * How the report ranks: {@code rankEmulators} puts databases measured against an emulator (the
+     * runs say so) into Tables 1-4's places and points; by default they are shown in the figures
+     * and the "every cell" table, marked, but never ranked: their numbers say nothing about the database.
+     */
+    public record Options(boolean rankEmulators) {
+        public static final Options DEFAULT = new Options(false);
+    }
 
     /**
      * The order in which engines and databases appear in tables and figures: the registries' order
@@ -48,8 +58,9 @@ public final class Report {
         public static final Order ALPHABETICAL = new Order(List.of(), List.of());
     }
 
-    private Report(Path dir, List<RunRecord> runs, PlannedCells planned, Order order) {
+    private Report(Path dir, List<RunRecord> runs, PlannedCells planned, Order order, Options options) {
         this.dir = dir;
+        this.options = options;
         this.runs = runs;
         this.planned = planned;
         Map<Cell.Key, List<RunRecord>> byKey = new LinkedHashMap<>();
@@ -71,6 +82,11 @@ public final class Report {
 
     /** Reads every result.json under {@code dir} (not under its report folder); throws {@link IllegalArgumentException} if there is none. */
     public static Report of(Path dir, Order order) throws IOException {
+        return of(dir, order, Options.DEFAULT);
+    }
+
+    /** {@link #of(Path, Order)} ranked as {@code options} say. */
+    public static Report of(Path dir, Order order, Options options) throws IOException {
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException(dir + " is not a folder of results");
         }
@@ -92,7 +108,7 @@ public final class Report {
         }
         PlannedCells planned =
                 PlannedCells.read(dir, folders.stream().map(Path::normalize).collect(Collectors.toSet()));
-        return new Report(dir, runs, planned, order);
+        return new Report(dir, runs, planned, order, options);
     }
 
     /** The matrix's plan when DIR is a matrix folder (with the planned experiments that have no result); else null. */
@@ -100,18 +116,73 @@ public final class Report {
         return planned;
     }
 
-    /** The tables score real databases only: {@code noop} measures the harness's ceiling and stores nothing. */
+    /**
+     * The tables score real databases only: not {@code noop} (the harness's ceiling, it stores
+     * nothing), nor a database measured against an emulator unless {@link Options#rankEmulators}.
+     */
     public Scores scores() {
+        List<String> unranked = unranked();
         return new Scores(
                 cells,
                 engines,
-                databases.stream().filter(d -> !d.equals(HARNESS_CEILING)).toList(),
+                databases.stream()
+                        .filter(d -> !d.equals(HARNESS_CEILING) && !unranked.contains(d))
+                        .toList(),
                 patterns,
                 blobs);
     }
 
+    /** The databases left out of the places because their runs were against an emulator (none with rankEmulators). */
+    public List<String> unranked() {
+        if (options.rankEmulators()) {
+            return List.of();
+        }
+        return databases.stream()
+                .filter(d ->
+                        cells.values().stream().anyMatch(c -> c.key().database().equals(d) && c.emulated()))
+                .toList();
+    }
+
+    /**
+     * One line of how much the tables decided: for Tables 1-2 the variants with one winner and those
+     * whose best engines tie within the noise, for Tables 3-4 the rows whose first place is decided
+     * or tied; and what was not ranked.
+     */
+    public String rankingSummary() {
+        Scores scores = scores();
+        Scores.Points table1 = scores.table1();
+        Scores.Points table2 = scores.table2();
+        long rows3 = scores.table3().values().stream().filter(r -> !r.isEmpty()).count();
+        long decided3 = scores.table3().values().stream()
+                .filter(r -> !r.isEmpty() && Scores.firstPlaceDecided(r))
+                .count();
+        long rows4 = scores.table4().values().stream().filter(r -> !r.isEmpty()).count();
+        long decided4 = scores.table4().values().stream()
+                .filter(r -> !r.isEmpty() && Scores.firstPlaceDecided(r))
+                .count();
+        return String.format(
+                        Locale.ROOT,
+                        "places decided / tied within the noise: Table 1 %d / %d variants, Table 2 %d / %d,"
+                                + " Table 3 %d / %d first places, Table 4 %d / %d",
+                        table1.decided(),
+                        table1.tied(),
+                        table2.decided(),
+                        table2.tied(),
+                        decided3,
+                        rows3 - decided3,
+                        decided4,
+                        rows4 - decided4)
+                + (unranked().isEmpty()
+                        ? ""
+                        : "; not ranked (emulator): " + String.join(", ", unranked()) + " (--rank-emulators ranks it)");
+    }
+
     public List<RunRecord> runs() {
         return runs;
+    }
+
+    Map<Cell.Key, Cell> cells() {
+        return cells;
     }
 
     /** Writes the report into DIR/report/; returns the path of index.html. */
@@ -121,11 +192,23 @@ public final class Report {
 
     /** Writes the report into {@code out} (e.g. beside an archive of results, which cannot take it); returns index.html. */
     public Path write(Path out) throws IOException {
+        return write(out, null, null);
+    }
+
+    /**
+     * Writes the report into {@code out}, with a section comparing it with {@code other} (labelled
+     * {@code otherLabel}) and comparison.csv when other is not null; returns index.html.
+     */
+    public Path write(Path out, Report other, String otherLabel) throws IOException {
+        Comparison comparison = other == null ? null : Comparison.of(this, other);
         System.setProperty("java.awt.headless", "true");
         Files.createDirectories(out);
         writeCsv(out.resolve("results.csv"));
         Path tmp = out.resolve("index.html.tmp");
-        Files.writeString(tmp, html(out), StandardCharsets.UTF_8);
+        if (comparison != null) {
+            comparison.writeCsv(out.resolve("comparison.csv"));
+        }
+        Files.writeString(tmp, html(out, comparison, otherLabel), StandardCharsets.UTF_8);
         Files.move(tmp, out.resolve("index.html"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         return out.resolve("index.html");
     }
@@ -174,7 +257,7 @@ public final class Report {
         return name.startsWith("rep-") ? name.substring(4) : "";
     }
 
-    private String html(Path out) throws IOException {
+    private String html(Path out, Comparison comparison, String otherLabel) throws IOException {
         Scores scores = scores();
         StringBuilder h = new StringBuilder();
         h.append(
@@ -196,6 +279,9 @@ public final class Report {
         rankings(h, scores.table3(), 3, "records/s");
         h.append("<h2>Table 4: best and second-best database by read latency</h2>\n");
         rankings(h, scores.table4(), 4, "µs");
+        if (comparison != null) {
+            comparison.html(h, otherLabel);
+        }
         h.append("<h2>Figures</h2>\n");
         for (String pattern : patterns) {
             h.append("<h3>").append(pattern).append("</h3>\n<div class=\"figs\">");
@@ -359,7 +445,11 @@ public final class Report {
                     .append(points.skipped())
                     .append(" skipped</span> (fewer than two engines ran and verified)");
         }
-        h.append("; the study's points in parentheses. Ties give a point to each.");
+        h.append("; the study's points in parentheses. ")
+                .append(points.decided())
+                .append(" of them decided, ")
+                .append(points.tied())
+                .append(" tied within the noise (ties give a point to each).");
         if (study != null) {
             double correlation = Scores.pointsCorrelation(points, study);
             h.append(
@@ -374,7 +464,18 @@ public final class Report {
                         databases.contains(HARNESS_CEILING)
                                 ? " The noop runs (the harness's ceiling) are in the figures, not in the tables."
                                 : "")
+                .append(unrankedNote())
                 .append("</p>\n");
+    }
+
+    /** The line under every table that names what it left out because it was an emulator. */
+    private String unrankedNote() {
+        List<String> unranked = unranked();
+        return unranked.isEmpty()
+                ? ""
+                : " <span class=\"bad\">Not ranked: " + esc(String.join(", ", unranked))
+                        + ", measured against an emulator</span> (in the figures and under Every cell, marked *;"
+                        + " <code>--rank-emulators</code> ranks it).";
     }
 
     private void rankings(
@@ -412,7 +513,9 @@ public final class Report {
                     .append(second == null ? "" : studyEntry(second))
                     .append("</td>");
             String agree = "";
-            if (best != null && !ranked.isEmpty()) {
+            if (best != null && unranked().contains(best.database())) {
+                agree = esc(best.database()) + " not ranked here (emulator)";
+            } else if (best != null && !ranked.isEmpty()) {
                 rows++;
                 int place = Scores.databasePlace(ranked, best.database());
                 long measuredDatabases =
@@ -430,6 +533,19 @@ public final class Report {
             h.append("<td class=\"l\">").append(agree).append("</td></tr>");
         }
         h.append("</tbody></table>\n");
+        long nonEmpty = table.values().stream().filter(r -> !r.isEmpty()).count();
+        long decided = table.values().stream()
+                .filter(r -> !r.isEmpty() && Scores.firstPlaceDecided(r))
+                .count();
+        h.append("<p>")
+                .append(decided)
+                .append(" of ")
+                .append(nonEmpty)
+                .append(" first places decided, ")
+                .append(nonEmpty - decided)
+                .append(" tied within the noise (the 95 % intervals of the best and the second overlap).")
+                .append(unrankedNote())
+                .append("</p>\n");
         if (rows > 0) {
             h.append("<p>The study's winning database wins here in ")
                     .append(winnerMatches)

@@ -9,7 +9,9 @@ import org.streambench.model.RunDocument;
  * One run as its result.json describes it: what the report needs, nothing else. {@code emulated}:
  * the database was an emulator (the run's {@code environment.databaseNote}), so its numbers say
  * nothing about the real database; {@code databaseProfile}: the durability profile of the suite's
- * own server (default, fast), null for an external one.
+ * own server (default, fast), null for an external one. {@code throughputHalf}, {@code latencyHalf}:
+ * half the 95 % interval of the run's means from its own per-second samples ({@link BatchMeans}),
+ * NaN when its window was too short to tell.
  */
 public record RunRecord(
         Path folder,
@@ -34,7 +36,9 @@ public record RunRecord(
         String host,
         int cores,
         String commit,
-        String databaseProfile) {
+        String databaseProfile,
+        double throughputHalf,
+        double latencyHalf) {
 
     /** Read latency in microseconds. */
     public record Latency(double mean, double stddev, long p50, long p95, long p99, long p999) {}
@@ -93,6 +97,8 @@ public record RunRecord(
                 environment.host(),
                 environment.cores(),
                 environment.commit(),
-                environment.databaseProfile());
+                environment.databaseProfile(),
+                BatchMeans.throughputHalf(run.perSecond()),
+                BatchMeans.latencyHalf(run.perSecond()));
     }
 }

@@ -10,8 +10,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The study's Tables 1-4, computed as the study defines them. Two cells tie when their 95 %
- * confidence intervals overlap (with one repetition: when their values are equal); ties give a
- * point to each.
+ * confidence intervals overlap (across repetitions, or a single run's own from its per-second
+ * samples, see {@link BatchMeans}); ties give a point to each, and a variant or a row whose winner
+ * ties with another counts as tied, not decided.
  * <ul>
  * <li>Table 1: for every database x pattern x BLOB size, a point to the engine with the highest
  *     throughput, counted per engine and database.</li>
@@ -39,8 +40,12 @@ public final class Scores {
 
     public record PatternBlob(String pattern, int blobBytes) {}
 
-    /** Points per engine and database; {@code scored} and {@code skipped} count the variants. */
-    public record Points(Map<String, Map<String, Integer>> byEngineAndDatabase, int scored, int skipped) {
+    /**
+     * Points per engine and database; {@code scored} and {@code skipped} count the variants, and of
+     * the scored ones {@code decided} had one winner and {@code tied} more (within the noise).
+     */
+    public record Points(
+            Map<String, Map<String, Integer>> byEngineAndDatabase, int scored, int skipped, int decided, int tied) {
 
         public int total(String engine) {
             return byEngineAndDatabase.getOrDefault(engine, Map.of()).values().stream()
@@ -130,6 +135,7 @@ public final class Scores {
                 d -> points.computeIfAbsent(e, k -> new LinkedHashMap<>()).put(d, 0)));
         int scored = 0;
         int skipped = 0;
+        int decided = 0;
         for (String database : databases) {
             for (String pattern : scoredPatterns) {
                 for (int blob : blobs) {
@@ -145,6 +151,7 @@ public final class Scores {
                     Cell best = candidates.stream()
                             .max(Comparator.comparingDouble(c -> higherIsBetter ? value.apply(c) : -value.apply(c)))
                             .orElseThrow();
+                    int winners = 0;
                     for (Cell c : candidates) {
                         if (c.equals(best)
                                 || overlap(
@@ -153,12 +160,14 @@ public final class Scores {
                                         value.apply(best),
                                         half.applyAsDouble(best))) {
                             points.get(c.key().engine()).merge(database, 1, Integer::sum);
+                            winners++;
                         }
                     }
+                    decided += winners == 1 ? 1 : 0;
                 }
             }
         }
-        return new Points(points, scored, skipped);
+        return new Points(points, scored, skipped, decided, scored - decided);
     }
 
     private static List<Ranked> rank(
@@ -188,6 +197,11 @@ public final class Scores {
                     c.emulated()));
         }
         return ranked;
+    }
+
+    /** Whether a ranking's first place is decided: nobody below it ties with it. */
+    public static boolean firstPlaceDecided(List<Ranked> ranked) {
+        return ranked.size() < 2 || !ranked.get(1).tiedWithAbove();
     }
 
     /**

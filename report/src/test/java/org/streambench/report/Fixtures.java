@@ -37,6 +37,74 @@ final class Fixtures {
             String databaseNote,
             String databaseProfile)
             throws IOException {
+        run(
+                root,
+                engine,
+                database,
+                pattern,
+                blob,
+                repetition,
+                status,
+                throughput,
+                latency,
+                databaseNote,
+                databaseProfile,
+                "[]");
+    }
+
+    /**
+     * An ok single run whose measured seconds processed {@code perSecond} records each (1 s apart),
+     * with {@code latency} µs of read latency in every second when not null; its throughput is their mean.
+     */
+    static void runWithSeconds(
+            Path root, String engine, String database, String pattern, int blob, double[] perSecond, Double latency)
+            throws IOException {
+        StringBuilder rows = new StringBuilder("[");
+        double sum = 0;
+        for (int i = 0; i < perSecond.length; i++) {
+            sum += perSecond[i];
+            rows.append(i == 0 ? "" : ",")
+                    .append(String.format(
+                            Locale.ROOT,
+                            "{\"second\": %d, \"epochMillis\": %d, \"intervalSeconds\": 1.0, \"warmup\": false,"
+                                    + " \"records\": %d, \"generated\": %d, \"reads\": %d, \"readLatencyMeanMicros\": %s,"
+                                    + " \"errors\": 0}",
+                            i + 1,
+                            1000L * (i + 1),
+                            Math.round(perSecond[i]),
+                            Math.round(perSecond[i]),
+                            latency == null ? 0 : 100,
+                            latency == null ? "null" : latency.toString()));
+        }
+        run(
+                root,
+                engine,
+                database,
+                pattern,
+                blob,
+                1,
+                "ok",
+                sum / perSecond.length,
+                latency,
+                null,
+                "default",
+                rows.append("]").toString());
+    }
+
+    private static void run(
+            Path root,
+            String engine,
+            String database,
+            String pattern,
+            int blob,
+            int repetition,
+            String status,
+            double throughput,
+            Double latency,
+            String databaseNote,
+            String databaseProfile,
+            String perSecondJson)
+            throws IOException {
         Path dir = Files.createDirectories(root.resolve(engine)
                 .resolve(database)
                 .resolve(pattern)
@@ -59,6 +127,7 @@ final class Fixtures {
                  "throughput": {"mean": %s, "stddev": 1.0, "unit": "records/s"},
                  "readLatencyMicros": %s,
                  "verification": {"checked": 10, "mismatches": 0},
+                 "perSecond": %s,
                  "environment": {"engineVersion": "E 1", "databaseVersion": "D 1", "databaseNote": %s, "host": "h", "cores": 2,
                                  "commit": "abc", "databaseProfile": "%s"}}
                 """,
@@ -70,6 +139,7 @@ final class Fixtures {
                         status.equals("ok") ? "null" : "\"it broke\"",
                         throughput,
                         latencyJson,
+                        perSecondJson,
                         databaseNote == null ? "null" : "\"" + databaseNote + "\"",
                         databaseProfile));
     }

@@ -99,8 +99,8 @@ class ScoresTest {
     void aFailedCellIsNotScoredAndItsVariantIsCountedAsSkipped(@TempDir Path dir) throws Exception {
         run(dir, "flink", "postgresql", "insert", 1, 1, "ok", 900, null);
         run(dir, "spark", "postgresql", "insert", 1, 1, "failed", 5000, null);
-        run(dir, "flink", "mongodb", "insert", 1, 1, "ok", 700, null, "emulator", "default");
-        run(dir, "spark", "mongodb", "insert", 1, 1, "ok", 600, null, "emulator", "default");
+        run(dir, "flink", "cassandra", "insert", 1, 1, "ok", 700, null);
+        run(dir, "spark", "cassandra", "insert", 1, 1, "ok", 600, null);
         Scores scores = Report.of(dir).scores();
         Scores.Points table1 = scores.table1();
         assertEquals(1, table1.scored());
@@ -111,11 +111,36 @@ class ScoresTest {
                 "a failed run's throughput never counts");
         List<Scores.Ranked> table3 = scores.table3().get(new Scores.PatternBlob("insert", 1));
         assertEquals(
-                List.of("postgresql/flink 1 900", "mongodb/flink 2 700", "mongodb/spark 3 600"),
+                List.of("postgresql/flink 1 900", "cassandra/flink 2 700", "cassandra/spark 3 600"),
                 table3.stream().map(ScoresTest::describe).toList());
-        assertTrue(table3.get(1).emulated());
-        assertFalse(table3.get(0).emulated());
         assertTrue(scores.table4().isEmpty(), "insert has no read latency");
+    }
+
+    /** An emulator's runs are shown but never ranked, unless asked: they say nothing about the database. */
+    @Test
+    void anEmulatorNeverTakesAPlaceUnlessAskedTo(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "insert", 1, 1, "ok", 500, null);
+        run(dir, "spark", "postgresql", "insert", 1, 1, "ok", 400, null);
+        run(dir, "flink", "mongodb", "insert", 1, 1, "ok", 700, null, "MONGODB EMULATOR: not MongoDB", "default");
+        run(dir, "spark", "mongodb", "insert", 1, 1, "ok", 600, null, "MONGODB EMULATOR: not MongoDB", "default");
+
+        Report report = Report.of(dir);
+        assertEquals(List.of("mongodb"), report.unranked());
+        List<Scores.Ranked> table3 = report.scores().table3().get(new Scores.PatternBlob("insert", 1));
+        assertEquals(
+                List.of("postgresql/flink 1 500", "postgresql/spark 2 400"),
+                table3.stream().map(ScoresTest::describe).toList());
+        assertFalse(report.scores().table1().byEngineAndDatabase().get("flink").containsKey("mongodb"));
+        assertTrue(report.rankingSummary().contains("not ranked (emulator): mongodb"), report.rankingSummary());
+        String html = Files.readString(report.write(), StandardCharsets.UTF_8);
+        assertTrue(html.contains("Not ranked: mongodb, measured against an emulator"), "said under the tables");
+        assertTrue(html.contains("mongodb"), "still in the figures and every cell");
+
+        Report ranked = Report.of(dir, Report.Order.ALPHABETICAL, new Report.Options(true));
+        assertEquals(List.of(), ranked.unranked());
+        List<Scores.Ranked> withEmulator = ranked.scores().table3().get(new Scores.PatternBlob("insert", 1));
+        assertEquals("mongodb/flink 1 700", describe(withEmulator.get(0)));
+        assertTrue(withEmulator.get(0).emulated(), "marked when ranked");
     }
 
     @Test
@@ -160,6 +185,8 @@ class ScoresTest {
                 Map.of(
                         "flink", Map.of("postgresql", 3, "mariadb", 0),
                         "spark", Map.of("postgresql", 1, "mariadb", 2)),
+                6,
+                0,
                 6,
                 0);
         // pairs (ours, study's): (3, 9) (0, 1) (1, 2) (2, 5): the same order, cassandra has no points of ours

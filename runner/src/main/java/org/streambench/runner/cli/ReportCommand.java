@@ -1,6 +1,7 @@
 package org.streambench.runner.cli;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.util.stream.Stream;
 import java.util.zip.ZipException;
 import org.streambench.db.Databases;
 import org.streambench.local.UserError;
+import org.streambench.report.Comparison;
 import org.streambench.report.Report;
 import org.streambench.runner.experiment.Engines;
 import picocli.CommandLine.Command;
@@ -45,44 +47,87 @@ final class ReportCommand implements Callable<Integer> {
             description = "Where the report goes (default: DIR/report/; for DIR.zip, DIR-report/ beside it).")
     Path out;
 
+    @Option(
+            names = "--rank-emulators",
+            description = "Rank databases measured against an emulator (the local MongoDB) in Tables 1-4 too;"
+                    + " by default they are shown, marked, but never take a place.")
+    boolean rankEmulators;
+
+    @Option(
+            names = "--compare",
+            paramLabel = "OTHER",
+            description =
+                    "Compare with another run of the same matrix (a folder or a .zip): per-cell ratios, the same"
+                            + " fastest engine and best database, rank correlations; a section of the report and comparison.csv.")
+    Path compare;
+
     @Spec
     CommandSpec command;
 
     @Override
     public Integer call() throws Exception {
-        if (Files.isRegularFile(dir) && dir.getFileName().toString().endsWith(".zip")) {
-            try (FileSystem archive = FileSystems.newFileSystem(dir)) {
-                String name = dir.getFileName().toString();
-                return render(
-                        archiveRoot(archive),
-                        out != null
-                                ? out
-                                : dir.resolveSibling(name.substring(0, name.length() - ".zip".length()) + "-report"));
-            } catch (ZipException | ProviderNotFoundException e) {
-                throw new UserError(dir + " is not a readable zip archive: " + e.getMessage());
-            }
+        if (compare != null && !Files.exists(compare)) {
+            throw new UserError("--compare " + compare + " does not exist; give a matrix folder or a .zip of one");
         }
-        return render(dir, out != null ? out : dir.resolve(Report.FOLDER));
+        try (Results results = Results.open(dir);
+                Results other = compare == null ? null : Results.open(compare)) {
+            Report report = read(results, dir);
+            Report otherReport = other == null ? null : read(other, compare);
+            Path index = report.write(
+                    out != null ? out : results.defaultOut(), otherReport, compare == null ? null : compare.toString());
+            String unfinished = report.planned() == null
+                            || report.planned().missing().isEmpty()
+                    ? ""
+                    : " (UNFINISHED MATRIX: " + report.planned().missing().size() + " of "
+                            + report.planned().planned() + " planned experiments have no result; resume it with "
+                            + "./bench matrix --resume " + dir + ")";
+            PrintWriter console = command.commandLine().getOut();
+            console.println(report.rankingSummary());
+            if (otherReport != null) {
+                console.println(Comparison.of(report, otherReport).summary());
+            }
+            console.println("report of " + report.runs().size() + " runs" + unfinished + ": " + index);
+            return 0;
+        }
     }
 
-    private int render(Path results, Path target) throws IOException {
-        Report report;
+    private Report read(Results results, Path given) throws IOException {
         try {
-            report = Report.of(results, new Report.Order(Engines.names(), Databases.names()));
+            return Report.of(
+                    results.root(),
+                    new Report.Order(Engines.names(), Databases.names()),
+                    new Report.Options(rankEmulators));
         } catch (IllegalArgumentException e) {
-            throw new UserError(e.getMessage());
+            throw new UserError(e.getMessage().replace(results.root().toString(), given.toString()));
         }
-        Path index = report.write(target);
-        String unfinished =
-                report.planned() == null || report.planned().missing().isEmpty()
-                        ? ""
-                        : " (UNFINISHED MATRIX: " + report.planned().missing().size() + " of "
-                                + report.planned().planned() + " planned experiments have no result; resume it with "
-                                + "./bench matrix --resume " + dir + ")";
-        command.commandLine()
-                .getOut()
-                .println("report of " + report.runs().size() + " runs" + unfinished + ": " + index);
-        return 0;
+    }
+
+    /** A folder of results, or a zip archive of one read in place; closing it closes the archive. */
+    private record Results(Path root, Path defaultOut, FileSystem archive) implements AutoCloseable {
+
+        static Results open(Path given) throws IOException {
+            if (Files.isRegularFile(given) && given.getFileName().toString().endsWith(".zip")) {
+                FileSystem archive;
+                try {
+                    archive = FileSystems.newFileSystem(given);
+                } catch (ZipException | ProviderNotFoundException e) {
+                    throw new UserError(given + " is not a readable zip archive: " + e.getMessage());
+                }
+                String name = given.getFileName().toString();
+                return new Results(
+                        archiveRoot(archive),
+                        given.resolveSibling(name.substring(0, name.length() - ".zip".length()) + "-report"),
+                        archive);
+            }
+            return new Results(given, given.resolve(Report.FOLDER), null);
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (archive != null) {
+                archive.close();
+            }
+        }
     }
 
     /** The archive's one top-level folder (a zipped matrix folder), else its root. */

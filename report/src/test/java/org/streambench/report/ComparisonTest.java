@@ -1,0 +1,68 @@
+package org.streambench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.streambench.report.Fixtures.run;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two runs of a small matrix compared, against the answer worked out by hand. */
+class ComparisonTest {
+
+    @Test
+    void ratiosSameWinnersAndCorrelationsOfTwoRuns(@TempDir Path first, @TempDir Path second) throws Exception {
+        // update, 1 B        first run (thr, lat)   second run
+        //   flink postgresql  1000, 100              500, 50
+        //   spark postgresql   800, 120              400, 60
+        //   flink mariadb      600, 200              400, 100    <- flink fastest here, spark there
+        //   spark mariadb      700, 210              350, 105
+        //   flink cassandra    300, 300              100, 150
+        //   spark cassandra    200, 310               50, 155
+        Object[][] cells = {
+            {"flink", "postgresql", 1000, 100.0, 500, 50.0},
+            {"spark", "postgresql", 800, 120.0, 400, 60.0},
+            {"flink", "mariadb", 600, 200.0, 400, 100.0},
+            {"spark", "mariadb", 700, 210.0, 350, 105.0},
+            {"flink", "cassandra", 300, 300.0, 100, 150.0},
+            {"spark", "cassandra", 200, 310.0, 50, 155.0}
+        };
+        for (Object[] c : cells) {
+            run(first, (String) c[0], (String) c[1], "update", 1, 1, "ok", (Integer) c[2], (Double) c[3]);
+            run(second, (String) c[0], (String) c[1], "update", 1, 1, "ok", (Integer) c[4], (Double) c[5]);
+        }
+        Comparison comparison = Comparison.of(Report.of(first), Report.of(second));
+
+        assertEquals(6, comparison.pairs().size());
+        // ratios 2, 2, 1.5, 2, 3, 4: sorted 1.5 2 2 2 3 4, median (2 + 2) / 2
+        double[] ratios = comparison.throughputRatios();
+        assertEquals(2.0, ratios[0], 1e-12);
+        assertEquals(1.5, ratios[1], 1e-12);
+        assertEquals(4.0, ratios[2], 1e-12);
+        assertEquals(Map.of("flink", 2.0, "spark", 2.0), comparison.medianThroughputRatioBy(Cell.Key::engine));
+        assertEquals(2.0, comparison.medianLatencyRatio(), 1e-12, "every latency doubled");
+        assertEquals(new Comparison.Agreement(2, 3), comparison.fastestEngine(), "mariadb's fastest changed");
+        assertEquals(new Comparison.Agreement(1, 1), comparison.bestDatabaseByThroughput());
+        assertEquals(new Comparison.Agreement(1, 1), comparison.bestDatabaseByLatency());
+        // database order by throughput: postgresql, mariadb, cassandra in both: 1.0
+        assertEquals(1.0, comparison.databaseOrderCorrelation(true), 1e-12);
+        // Table 1 points (flink, spark) x (pg, maria, cassandra): first 1 0 1 / 0 1 0, second 1 1 1 / 0 0 0:
+        // ranks first (5, 2, 5, 2, 5, 2), second (5, 5, 5, 2, 2, 2): Spearman 1/3
+        assertEquals(1.0 / 3, comparison.pointsCorrelation(1), 1e-12);
+
+        Path out = first.resolve("report");
+        String html = Files.readString(
+                Report.of(first).write(out, Report.of(second), "the second run"), StandardCharsets.UTF_8);
+        assertTrue(html.contains("Compared with the second run"), "a section of the report");
+        List<String> csv = Files.readAllLines(out.resolve("comparison.csv"));
+        assertEquals(7, csv.size(), "a header and a row per cell");
+        assertTrue(
+                csv.contains("flink,mariadb,update,1,600.0000,400.0000,1.5000,200.0000,100.0000,2.0000"),
+                csv.toString());
+    }
+}
