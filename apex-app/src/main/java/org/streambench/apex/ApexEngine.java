@@ -60,12 +60,13 @@ public final class ApexEngine implements EngineProvider {
 
     @Override
     public Map<String, String> defaultSettings() {
-        return Map.of("streamLocality", "none", "maxInFlight", "10000");
+        return Map.of("streamLocality", "none", "maxInFlight", "10000", "heartbeatTimeoutMillis", "0");
     }
 
     @Override
     public void checkSettings(Map<String, String> settings) {
         Settings.requirePositiveInt(settings, "maxInFlight");
+        Settings.requireNonNegativeInt(settings, "heartbeatTimeoutMillis");
         Settings.requireOneOf(settings, "streamLocality", List.of("none", "container_local", "thread_local"));
     }
 

@@ -10,9 +10,11 @@ import com.datatorrent.api.LocalMode;
 import com.datatorrent.api.Partitioner;
 import com.datatorrent.api.StreamCodec;
 import com.datatorrent.api.StreamingApplication;
+import com.datatorrent.api.annotation.Stateless;
 import com.datatorrent.common.partitioner.StatelessPartitioner;
 import com.datatorrent.common.util.BaseOperator;
 import com.datatorrent.netlet.util.Slice;
+import com.datatorrent.stram.StramLocalCluster;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -56,6 +58,11 @@ public final class ApexJob {
         LocalMode local = LocalMode.newInstance();
         local.prepareDAG(new Application(spec), new Configuration(false));
         LocalMode.Controller controller = local.getController();
+        if (controller instanceof StramLocalCluster cluster) {
+            // every container of local mode is a thread of this JVM: a late heartbeat means a starved JVM (a busy
+            // machine), not a dead container, and redeploying it would process its records a second time
+            cluster.setHeartbeatMonitoringEnabled(heartbeatTimeoutMillis(spec) > 0);
+        }
         controller.runAsync();
         JobRuntime runtime = JobRuntime.of(spec);
         try {
@@ -97,6 +104,9 @@ public final class ApexJob {
                     processing,
                     Context.OperatorContext.PARTITIONER,
                     new StatelessPartitioner<Processing>(spec.parallelism()));
+            if (heartbeatTimeoutMillis(spec) > 0) {
+                dag.setAttribute(Context.DAGContext.HEARTBEAT_TIMEOUT_MILLIS, heartbeatTimeoutMillis(spec));
+            }
             DAG.StreamMeta stream = dag.addStream("records", generator.output, processing.input);
             String locality = spec.engineSetting("streamLocality", "none");
             if (!locality.equals("none")) {
@@ -121,7 +131,9 @@ public final class ApexJob {
 
         @Override
         public void setup(Context.OperatorContext context) {
-            generator = GeneratorInstance.of(specOf(spec, password), instance, maxInFlight);
+            ExperimentSpec experiment = specOf(spec, password);
+            requireFirstDeployment(experiment, context, "generator " + instance);
+            generator = GeneratorInstance.of(experiment, instance, maxInFlight);
         }
 
         @Override
@@ -181,7 +193,9 @@ public final class ApexJob {
 
         @Override
         public void setup(Context.OperatorContext context) {
-            operator = ProcessingOperator.open(specOf(spec, password));
+            ExperimentSpec experiment = specOf(spec, password);
+            requireFirstDeployment(experiment, context, "processing operator " + context.getId());
+            operator = ProcessingOperator.open(experiment);
         }
 
         @Override
@@ -190,6 +204,31 @@ public final class ApexJob {
                 operator.close();
             }
         }
+    }
+
+    /**
+     * Apex recovers a failed container, or one whose heartbeats came late, by deploying its operators
+     * again from their last checkpoint, and the records since then are processed again (inserted
+     * twice, added twice): the run is then not comparable, and its database errors (a duplicate
+     * key) would blame the database. Such a deployment ends the run at once with the real cause.
+     */
+    private static void requireFirstDeployment(ExperimentSpec spec, Context.OperatorContext context, String what) {
+        JobRuntime runtime = JobRuntime.of(spec);
+        Long activation = context.getValue(Context.OperatorContext.ACTIVATION_WINDOW_ID);
+        boolean recovered = activation != null && activation != Stateless.WINDOW_ID;
+        if (!runtime.firstSetup(what) || recovered) {
+            String reason =
+                    "apex redeployed the " + what + (recovered ? " from its checkpoint of window " + activation : "")
+                            + " (a container failed or its heartbeats came late, e.g. on a starved CPU): records since its last"
+                            + " checkpoint would be processed twice, so the run is not comparable";
+            runtime.fail(reason);
+            throw new IllegalStateException(reason);
+        }
+    }
+
+    /** Apex's heartbeat timeout ({@code heartbeatTimeoutMillis}); 0: no heartbeat monitoring in local mode, Apex's default on YARN. */
+    static int heartbeatTimeoutMillis(ExperimentSpec spec) {
+        return Integer.parseInt(spec.engineSetting("heartbeatTimeoutMillis", "0"));
     }
 
     private static ExperimentSpec specOf(String text, String password) {

@@ -64,6 +64,11 @@ public final class FlinkJob {
         }
         // records travel with Flink's own serializers, never the slower Kryo fallback
         config.set(PipelineOptions.GENERIC_TYPES, false);
+        // a failed task fails the job: a restart would process its records a second time
+        config.setString("restart-strategy.type", "none");
+        // the local cluster's parts share this JVM: on a starved CPU they answer late, not never
+        config.setString("heartbeat.timeout", "300000");
+        config.setString("pekko.ask.timeout", "60 s");
         return config;
     }
 

@@ -94,6 +94,7 @@ public final class JobRuntime implements AutoCloseable {
     private final Map<Integer, AtomicLong> emittedByInstance = new ConcurrentHashMap<>();
     private final Set<Integer> endedInstances = ConcurrentHashMap.newKeySet();
     private final Map<Integer, ProcessingOperator> processingByPartition = new ConcurrentHashMap<>();
+    private final Set<String> setUp = ConcurrentHashMap.newKeySet();
     private final HttpServer server;
     private final String endpoint;
     private final CountDownLatch startGate;
@@ -309,6 +310,15 @@ public final class JobRuntime implements AutoCloseable {
         requestStop();
         pushQuietly();
         onFailure.accept(reason);
+    }
+
+    /**
+     * Records that an engine set up the operator instance {@code key} in this JVM; false if it had
+     * set it up before in this run: the engine redeployed it (recovered it after a failure), so
+     * records since its last checkpoint reach the database again.
+     */
+    public boolean firstSetup(String key) {
+        return setUp.add(key);
     }
 
     /** Why the run failed, or null. */

@@ -171,4 +171,17 @@ final class Processes {
                 + Integer.parseInt(bigEndianHex.substring(4, 6), 16) + "."
                 + Integer.parseInt(bigEndianHex.substring(6, 8), 16);
     }
+
+    /** Sends {@code signal} (STOP, CONT, KILL, ...) to {@code process} with kill(1). */
+    static void signal(String signal, ProcessHandle process) {
+        try {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .start()
+                    .waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("could not send SIG" + signal + " to " + process.pid(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }

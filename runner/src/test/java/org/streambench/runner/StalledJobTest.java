@@ -49,9 +49,9 @@ class StalledJobTest {
         try {
             Processes.awaitRecordsFlowing(bench, log);
             ProcessHandle job = Processes.jobJvm(bench.toHandle()).orElseThrow();
-            signal("STOP", job);
+            Processes.signal("STOP", job);
             Thread.sleep(TimeUnit.SECONDS.toMillis(STALL_SECONDS));
-            signal("CONT", job);
+            Processes.signal("CONT", job);
 
             assertTrue(bench.waitFor(120, TimeUnit.SECONDS), "the run did not end");
             String output = Files.readString(log);
@@ -61,20 +61,10 @@ class StalledJobTest {
             assertEquals("ok", json.get("status"), output);
         } finally {
             bench.toHandle().descendants().forEach(p -> {
-                signal("CONT", p);
+                Processes.signal("CONT", p);
                 p.destroyForcibly();
             });
             bench.destroyForcibly();
-        }
-    }
-
-    private static void signal(String signal, ProcessHandle process) {
-        try {
-            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
-                    .start()
-                    .waitFor(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError("could not send SIG" + signal + " to " + process.pid(), e);
         }
     }
 }

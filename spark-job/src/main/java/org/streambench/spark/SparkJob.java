@@ -45,6 +45,9 @@ public final class SparkJob {
                         "streambench " + spec.database() + " " + spec.pattern().cliName())
                 .set("spark.ui.enabled", "false")
                 .set("spark.streaming.stopGracefullyOnShutdown", "false")
+                // a failed task fails the job (a cluster's default retries it 4 times): a retry would write its
+                // partition's records a second time
+                .set("spark.task.maxFailures", "1")
                 // unthrottled means "as fast as processing keeps up": without backpressure the receivers
                 // would queue records without bound, and the graceful stop would have to process them all
                 .set("spark.streaming.backpressure.enabled", "true")

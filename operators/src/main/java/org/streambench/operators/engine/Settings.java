@@ -25,6 +25,23 @@ public final class Settings {
                 "--engine-setting " + key + " '" + value + "' must be a positive whole number");
     }
 
+    /** The setting {@code key}, when present, must be a whole number of at least 0. */
+    public static void requireNonNegativeInt(Map<String, String> settings, String key) {
+        String value = settings.get(key);
+        if (value == null) {
+            return;
+        }
+        try {
+            if (Integer.parseInt(value.trim()) >= 0) {
+                return;
+            }
+        } catch (NumberFormatException notANumber) {
+            // said below
+        }
+        throw new IllegalArgumentException(
+                "--engine-setting " + key + " '" + value + "' must be a whole number of at least 0");
+    }
+
     /** The setting {@code key}, when present, must be one of {@code allowed}. */
     public static void requireOneOf(Map<String, String> settings, String key, List<String> allowed) {
         String value = settings.get(key);
