@@ -70,6 +70,11 @@ class BadInputTest {
                 "--warmup|steady:5s|--warmup steady:5s: the maximum must be at least 10 s",
                 "--warmup|steady:x|--warmup steady:MAX 'x' is not a duration",
                 "--db-profile|slow|--db-profile 'slow' is not a profile; use one of: default, fast",
+                "--blob|2147483648|--blob 2147483648 is larger than 16 MiB (16777216 bytes)",
+                "--job-heap|0m|--job-heap '0m' is too small for an engine's JVM; give at least 64m",
+                "--startup-timeout|0s|--startup-timeout '0s' gives the job no time; give at least 1s",
+                "--stop-timeout|0|--stop-timeout '0' gives the job no time; give at least 1s",
+                "--collector-bind|192.0.2.1|--collector-bind 192.0.2.1: the runner cannot listen there",
             })
     void rejectsABadValue(String option, String value, String message) {
         assertRejected(message, option, value);
@@ -100,12 +105,55 @@ class BadInputTest {
                 "writeConcern=w9x|mongodb|mongodb: unknown write concern 'w9x'",
                 "table=a:b:c|hbase|hbase: table name 'a:b:c' is not a legal HBase table name",
                 "nosuch=1|mariadb|database mariadb has no setting 'nosuch'",
+                "table=select|postgresql|postgresql: table 'select' is a reserved word of postgresql's SQL",
+                "table=Key|mariadb|mariadb: table 'Key' is a reserved word of mariadb's SQL",
+                "keyspace=keyspace|cassandra|cassandra: keyspace 'keyspace' is a reserved word of cassandra's CQL",
+                "password=s3cret|postgresql|give the password with --db-password (or --db-password-file) and --db-url,"
+                        + " not --db-setting password",
+                "user=admin|mariadb|give the user with --db-user and --db-url, not --db-setting user",
             })
     void rejectsABadConnectorSettingBeforeStartingAServer(String setting, String database, String message)
             throws Exception {
         TestRuns.withWork(
                 tmp.resolve("work"), () -> assertRejected(message, "--db", database, "--db-setting", setting));
         assertFalse(Files.exists(tmp.resolve("work")), "nothing was started or written under the work folder");
+    }
+
+    /** bench db start checks its port as bench run checks --db-port: nothing is started, no stack trace. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "postgresql|80|--port 80: the suite's local servers take ports from 1024",
+                "cassandra|65535|--port 65535: cassandra also binds port 65536, beyond 65535; choose a lower port",
+                "hbase|65534|--port 65534: hbase also binds port 65536, beyond 65535",
+            })
+    void rejectsABadLocalServerPort(String database, String port, String message) throws Exception {
+        TestRuns.withWork(tmp.resolve("work"), () -> {
+            CliResult result = CliResult.bench("db", "start", database, "--port", port);
+            String err = oneLineRefusal(result);
+            assertTrue(err.contains(message), err);
+        });
+        assertFalse(Files.exists(tmp.resolve("work").resolve("servers")), "no server was started");
+    }
+
+    /** A run that would measure nothing, or whose warm-up and window overflow a count of seconds. */
+    @Test
+    void rejectsARunThatMeasuresNothingOrNeverEnds() {
+        assertRejected(
+                "--duration '0s' measures nothing; give at least 1s", "--duration", "0s", "--warmup", "steady:10s");
+        assertRejected(
+                "--duration and --warmup together must be at most 720h (30 days)",
+                "--duration",
+                "596523h",
+                "--warmup",
+                "596522h");
+        assertRejected(
+                "--duration and --warmup together must be at most 720h (30 days)",
+                "--duration",
+                "721h",
+                "--warmup",
+                "steady");
     }
 
     @Test
@@ -190,6 +238,8 @@ class BadInputTest {
                 "db: noop\\ndb: postgresql|Duplicate field 'db'",
                 "engine-setting: batchIntervalMillis=500|'engine-setting' must be a mapping of names to values",
                 "blob: [1, 2]|'blob' must be a single value",
+                "db: noop\\nduration:|'duration' has no value; give one or leave the key out",
+                "db: noop\\nduration: ''|'duration' has no value",
             })
     void rejectsABadSpecFile(String yaml, String message) throws IOException {
         Path spec = Files.writeString(tmp.resolve("spec.yaml"), yaml.replace("\\n", "\n") + "\n");
@@ -367,7 +417,7 @@ class BadInputTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "report|bench report needs DIR: a matrix folder or a folder of run folders (see: ./bench report --help)"
+                "report|bench report needs DIR: a matrix folder or a folder of run folders, or a .zip archive of one (as study/ keeps them) (see:"
             })
     void aMissingArgumentIsNamedWithWhatItMayBe(String line, String message) {
         assertOneLineStartingWith(message, line.split(" "));
@@ -440,6 +490,8 @@ class BadInputTest {
         Path spec = tmp.resolve("bad.yaml");
         Files.writeString(spec, "db: noop\nblobsize: 10\n");
         assertRejected("unknown key 'blobsize'", "--spec", spec.toString());
+        assertRejected("is a folder; give a YAML file", "--spec", tmp.toString());
+        assertRejected("/dev/null is not a regular file", "--spec", "/dev/null");
     }
 
     @Test

@@ -89,7 +89,7 @@ class NoLeaksTest {
         List<String> beyondLoopback =
                 listening.stream().filter(a -> !Processes.isLoopback(a)).toList();
         // Apex 3.7's buffer server binds every interface, hard-coded (netlet's EventLoop.start(null, port, ...)); see
-        // the README
+        // docs/engines.md
         assertTrue(
                 beyondLoopback.size() <= (engine.equals("apex") ? 1 : 0),
                 "the " + engine + " job listens beyond loopback: " + listening);

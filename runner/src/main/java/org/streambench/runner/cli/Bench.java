@@ -202,6 +202,9 @@ public final class Bench {
             if (entry.getValue() instanceof List) {
                 throw new UserError("spec " + file + ": '" + key + "' must be a single value, not a list");
             }
+            if (entry.getValue() == null || entry.getValue().toString().isBlank()) {
+                throw new UserError("spec " + file + ": '" + key + "' has no value; give one or leave the key out");
+            }
             if (takesPairs) {
                 Map<String, String> pairs = new LinkedHashMap<>();
                 ((Map<?, ?>) entry.getValue()).forEach((k, v) -> pairs.put(String.valueOf(k), String.valueOf(v)));
@@ -227,8 +230,15 @@ public final class Bench {
 
     @SuppressWarnings("unchecked")
     static Map<String, Object> readYaml(Path file) {
-        if (!Files.isRegularFile(file)) {
+        if (!Files.exists(file)) {
             throw new UserError("spec file " + file + " does not exist");
+        }
+        if (Files.isDirectory(file)) {
+            throw new UserError("spec file " + file + " is a folder; give a YAML file of option names and values");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new UserError(
+                    "spec file " + file + " is not a regular file; give a YAML file of option names and values");
         }
         try {
             ObjectMapper yaml =

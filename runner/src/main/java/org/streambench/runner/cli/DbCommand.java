@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.streambench.local.Home;
-import org.streambench.runner.experiment.Inputs;
+import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.Names.LocalServerNames;
 import org.streambench.servers.DbProfile;
 import org.streambench.servers.LocalServers;
@@ -52,7 +52,9 @@ final class DbCommand {
         @Override
         public Integer call() {
             PrintWriter out = command.commandLine().getOut();
-            int chosen = port != null ? Inputs.port("--port", port) : LocalServers.defaultPort(database);
+            int chosen = port != null
+                    ? ConnectionOptions.localServerPort("--port", port, database)
+                    : LocalServers.defaultPort(database);
             DbProfile chosenProfile = DbProfile.parse("--profile", profile);
             LocalServers servers = new LocalServers(Home.work(), out);
             ServerState state = servers.start(database, chosen, "--port", chosenProfile);

@@ -80,15 +80,32 @@ public final class ConnectionOptions {
 
     /** The local server's port: --db-port or the database's default. */
     int localPort(String database) {
-        int port = localPort == null ? LocalServers.defaultPort(database) : Inputs.port("--db-port", localPort);
+        return localPort == null
+                ? LocalServers.defaultPort(database)
+                : localServerPort("--db-port", localPort, database);
+    }
+
+    /**
+     * A port for the local server of {@code database} given as {@code option}: 1024 to 65535 (lower
+     * ports need root, and PostgreSQL runs unprivileged), with every further port the server binds
+     * (Cassandra's and HBase's next two) below 65536 too.
+     */
+    public static int localServerPort(String option, String text, String database) {
+        int port = Inputs.port(option, text);
+        if (port < FIRST_UNPRIVILEGED_PORT) {
+            throw new UserError(option + " " + port + ": the suite's local servers take ports from "
+                    + FIRST_UNPRIVILEGED_PORT + " (lower ones need root, and PostgreSQL runs unprivileged)");
+        }
         for (int each : LocalServers.ports(database, port)) {
             if (each > Inputs.MAX_PORT) {
-                throw new UserError("--db-port " + port + ": " + database + " also binds port " + each + ", beyond "
+                throw new UserError(option + " " + port + ": " + database + " also binds port " + each + ", beyond "
                         + Inputs.MAX_PORT + "; choose a lower port");
             }
         }
         return port;
     }
+
+    private static final int FIRST_UNPRIVILEGED_PORT = 1024;
 
     /** The durability profile of the suite's own server. */
     DbProfile profile() {

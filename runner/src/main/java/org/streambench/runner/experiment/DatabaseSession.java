@@ -3,6 +3,7 @@ package org.streambench.runner.experiment;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -85,6 +86,19 @@ public final class DatabaseSession implements AutoCloseable {
             throw new UserError(
                     "--db-user and --db-password go with --db-url; the suite's local servers have generated passwords");
         }
+        for (String credential : List.of("user", "password")) {
+            if (connection.extra.containsKey(credential)) {
+                throw new UserError("give the " + credential + " with --db-" + credential
+                        + (credential.equals("password") ? " (or --db-password-file)" : "")
+                        + " and --db-url, not --db-setting " + credential
+                        + "; the suite's local servers have generated passwords");
+            }
+        }
+        if (connection.url != null
+                && UrlPassword.split(connection.url).password() != null
+                && (connection.password != null || connection.passwordFile != null)) {
+            throw new UserError("--db-url holds a password and --db-password gives one too; give it once");
+        }
         Map<String, String> given = new LinkedHashMap<>();
         if (connection.url != null) {
             given.put("url", connection.url);
@@ -111,10 +125,16 @@ public final class DatabaseSession implements AutoCloseable {
         ServerState state = null;
         CleanupOnExit.Registration stopOnExit = () -> {};
         if (connection.url != null) {
-            settings.put("url", connection.url);
+            UrlPassword url = UrlPassword.split(connection.url);
+            settings.put("url", url.url());
             if (provider.knowsSetting("user")) {
                 settings.put("user", connection.user == null ? "" : connection.user);
-                settings.put("password", connection.password());
+            }
+            String password = url.password() != null ? url.password() : connection.password();
+            if (provider.knowsSetting("password") && !password.isEmpty()) {
+                settings.put("password", password);
+            } else if (provider.knowsSetting("user")) {
+                settings.put("password", password);
             }
         } else if (provider.storesData()) {
             if (!LocalServers.supports(name)) {

@@ -22,6 +22,9 @@ public final class ExperimentOptions {
     static final int RUN_TOKEN_UNSET = -1;
 
     static final int MAX_PARALLELISM = 128;
+    static final int MAX_BLOB_BYTES = 16 << 20;
+    /** A run's warm-up and measured window together: 30 days (and every sum of seconds stays far inside an int). */
+    static final long MAX_RUN_SECONDS = 30L * 24 * 3600;
 
     @Option(
             names = "--engine",
@@ -154,13 +157,20 @@ public final class ExperimentOptions {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        int blobBytes = Inputs.positiveInt("--blob", blob, " of bytes (the study used 1, 10000 and 100000)");
-        if (blobBytes > 16 << 20) {
-            throw new UserError("--blob " + blobBytes
-                    + " is larger than 16 MiB, beyond what MEDIUMBLOB and the drivers accept here");
+        long blobBytes = Inputs.positiveLong("--blob", blob, " of bytes (the study used 1, 10000 and 100000)");
+        if (blobBytes > MAX_BLOB_BYTES) {
+            throw new UserError("--blob " + blobBytes + " is larger than 16 MiB (" + MAX_BLOB_BYTES
+                    + " bytes), beyond what MEDIUMBLOB and the drivers accept here");
         }
         int durationSeconds = Inputs.seconds("--duration", duration);
+        if (durationSeconds < 1) {
+            throw new UserError("--duration '" + duration + "' measures nothing; give at least 1s");
+        }
         int warmupSeconds = warmupMaximumSeconds();
+        if ((long) durationSeconds + warmupSeconds > MAX_RUN_SECONDS) {
+            throw new UserError("--duration and --warmup together must be at most " + MAX_RUN_SECONDS / 3600
+                    + "h (30 days); give a shorter run");
+        }
         if (!steadyWarmup() && durationSeconds <= warmupSeconds) {
             throw new UserError(
                     "--duration (" + durationSeconds + " s) must be longer than --warmup (" + warmupSeconds + " s)");
@@ -189,7 +199,7 @@ public final class ExperimentOptions {
         long bound = records.trim().equals("0") ? 0 : Inputs.positiveLong("--records", records, " (0 = unbounded)");
         int token = runToken == null ? RUN_TOKEN_UNSET : runToken(runToken);
         return ExperimentSpec.builder(engine, database, parsedPattern)
-                .blobBytes(blobBytes)
+                .blobBytes((int) blobBytes)
                 .durationSeconds(durationSeconds)
                 .warmupSeconds(warmupSeconds)
                 .rate(Inputs.nonNegative("--rate", rate, " of records per second (0 = unthrottled)"))

@@ -49,7 +49,7 @@ public final class Inputs {
                 + " to " + MAX_PORT);
     }
 
-    static long positiveLong(String option, String text, String hint) {
+    public static long positiveLong(String option, String text, String hint) {
         try {
             long value = Long.parseLong(text.trim());
             if (value > 0) {

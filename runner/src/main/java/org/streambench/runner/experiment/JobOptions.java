@@ -3,6 +3,8 @@ package org.streambench.runner.experiment;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,14 +130,44 @@ public final class JobOptions {
         if (!jobHeap.matches("\\d+[mMgG]")) {
             throw new UserError("--job-heap '" + jobHeap + "' must look like 512m or 2g");
         }
+        if (megabytes(jobHeap) < MIN_JOB_HEAP_MB) {
+            throw new UserError("--job-heap '" + jobHeap + "' is too small for an engine's JVM; give at least "
+                    + MIN_JOB_HEAP_MB + "m");
+        }
+        requireBindable(collectorBind);
         return new ExperimentRunner(
                 out,
                 jobHeap,
-                Inputs.seconds("--startup-timeout", startupTimeout),
-                Inputs.seconds("--stop-timeout", stopTimeout),
+                atLeastOneSecond("--startup-timeout", startupTimeout),
+                atLeastOneSecond("--stop-timeout", stopTimeout),
                 collectorBind,
                 advertisedCollectorHost(),
                 JobLauncher.of(yarn(), out));
+    }
+
+    private static final int MIN_JOB_HEAP_MB = 64;
+
+    private static long megabytes(String size) {
+        long amount = Long.parseLong(size.substring(0, size.length() - 1));
+        return Character.toLowerCase(size.charAt(size.length() - 1)) == 'g' ? amount * 1024 : amount;
+    }
+
+    private static int atLeastOneSecond(String option, String text) {
+        int seconds = Inputs.seconds(option, text);
+        if (seconds < 1) {
+            throw new UserError(option + " '" + text + "' gives the job no time; give at least 1s");
+        }
+        return seconds;
+    }
+
+    /** The collector must be able to listen there, checked before any server starts. */
+    private static void requireBindable(String host) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(host, 0));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UserError("--collector-bind " + host + ": the runner cannot listen there (" + e.getMessage()
+                    + "); give an address of this machine, e.g. 127.0.0.1 or 0.0.0.0");
+        }
     }
 
     /** Whether the job is to run on YARN (--cluster yarn). */

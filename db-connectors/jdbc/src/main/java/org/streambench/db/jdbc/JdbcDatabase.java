@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongFunction;
 import org.streambench.db.Database;
@@ -49,13 +50,16 @@ public abstract class JdbcDatabase implements Database {
     /** Column type that holds BLOBs of at least 100,000 bytes. */
     protected abstract String blobType();
 
+    /** The words the database's SQL reserves: no table may be named so. */
+    protected abstract Set<String> reservedWords();
+
     /** Driver properties that make batched inserts fast; added to the user's settings. */
     protected abstract Properties batchProperties();
 
     @Override
     public void open(DatabaseSettings settings) {
         String url = settings.require("url", name());
-        table = settings.identifier("table", DEFAULT_TABLE, name(), "SQL");
+        table = settings.identifier("table", DEFAULT_TABLE, name(), "SQL", reservedWords());
         Properties properties = batchProperties();
         properties.setProperty("user", settings.get("user", ""));
         properties.setProperty("password", settings.get("password", ""));
@@ -80,7 +84,8 @@ public abstract class JdbcDatabase implements Database {
         /** Checks what needs no connection: the table name. */
         @Override
         public void checkSettings(DatabaseSettings settings) {
-            settings.identifier("table", DEFAULT_TABLE, name(), "SQL");
+            JdbcDatabase database = (JdbcDatabase) create();
+            settings.identifier("table", DEFAULT_TABLE, name(), "SQL", database.reservedWords());
         }
     }
 

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
@@ -42,6 +43,8 @@ public final class CassandraDatabase implements Database {
 
     private static final String NAME = "cassandra";
     private static final String LANGUAGE = "CQL";
+    private static final Set<String> RESERVED =
+            DatabaseSettings.reservedWords(CassandraDatabase.class, "reserved-words.txt");
     private static final int DEFAULT_PORT = 9042;
     private static final int PREFILL_IN_FLIGHT = 64;
     private static final Duration SCAN_TIMEOUT = Duration.ofMinutes(5);
@@ -61,8 +64,8 @@ public final class CassandraDatabase implements Database {
         checkSettings(settings);
         String datacenter = settings.get("localDatacenter", "datacenter1");
         List<HostPort> contactPoints = HostPort.parseList(url, DEFAULT_PORT, "url", NAME);
-        String keyspace = settings.identifier("keyspace", "streambench", NAME, LANGUAGE);
-        table = keyspace + "." + settings.identifier("table", "sensor_records", NAME, LANGUAGE);
+        String keyspace = settings.identifier("keyspace", "streambench", NAME, LANGUAGE, RESERVED);
+        table = keyspace + "." + settings.identifier("table", "sensor_records", NAME, LANGUAGE, RESERVED);
         readConsistency = DefaultConsistencyLevel.valueOf(settings.get("readConsistency", "ONE"));
         writeConsistency = DefaultConsistencyLevel.valueOf(settings.get("writeConsistency", "ONE"));
         CqlSessionBuilder builder = CqlSession.builder()
@@ -320,8 +323,8 @@ public final class CassandraDatabase implements Database {
         if (!url.isEmpty()) {
             HostPort.parseList(url, DEFAULT_PORT, "url", NAME);
         }
-        settings.identifier("keyspace", "streambench", NAME, LANGUAGE);
-        settings.identifier("table", "sensor_records", NAME, LANGUAGE);
+        settings.identifier("keyspace", "streambench", NAME, LANGUAGE, RESERVED);
+        settings.identifier("table", "sensor_records", NAME, LANGUAGE, RESERVED);
         settings.identifier("replicationStrategy", "SimpleStrategy", NAME, LANGUAGE);
         for (String key : List.of("readConsistency", "writeConsistency")) {
             String level = settings.get(key, "ONE");

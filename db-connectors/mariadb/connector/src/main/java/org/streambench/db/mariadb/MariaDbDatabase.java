@@ -2,7 +2,9 @@ package org.streambench.db.mariadb;
 
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import org.streambench.db.Database;
+import org.streambench.db.DatabaseSettings;
 import org.streambench.db.jdbc.JdbcDatabase;
 
 /** MariaDB through the official JDBC driver; MEDIUMBLOB because BLOB stops at 64 KB. */
@@ -17,6 +19,14 @@ public final class MariaDbDatabase extends JdbcDatabase {
     protected String idType() {
         // ASCII with binary collation: keys compare byte-wise and the index stays compact
         return "CHAR(12) CHARACTER SET ascii COLLATE ascii_bin";
+    }
+
+    private static final Set<String> RESERVED =
+            DatabaseSettings.reservedWords(MariaDbDatabase.class, "reserved-words.txt");
+
+    @Override
+    protected Set<String> reservedWords() {
+        return RESERVED;
     }
 
     @Override

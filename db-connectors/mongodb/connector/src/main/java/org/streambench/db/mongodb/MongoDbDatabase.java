@@ -15,6 +15,8 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.InsertManyOptions;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.result.UpdateResult;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +67,7 @@ public final class MongoDbDatabase implements Database {
             writeConcernName = settings.get("writeConcern", "acknowledged");
             shard = Boolean.parseBoolean(settings.get("shard", "false"));
             client = MongoClients.create(MongoClientSettings.builder()
-                    .applyConnectionString(uri)
+                    .applyConnectionString(withPassword(uri, url, settings.get("password", "")))
                     .applyToClusterSettings(cluster -> cluster.serverSelectionTimeout(5, TimeUnit.SECONDS))
                     .applyToSocketSettings(socket -> socket.connectTimeout(5, TimeUnit.SECONDS))
                     .writeConcern(writeConcern(writeConcernName))
@@ -83,6 +85,19 @@ public final class MongoDbDatabase implements Database {
             throw new DatabaseException(
                     "cannot connect to mongodb at " + url + ": " + DatabaseException.firstLine(e), e);
         }
+    }
+
+    /**
+     * The URI with {@code password} put back into its user info: the runner takes a password out of
+     * the URI it records in result files and passes it on apart, as the "password" setting.
+     */
+    private static ConnectionString withPassword(ConnectionString uri, String url, String password) {
+        if (password.isEmpty() || uri.getUsername() == null || uri.getPassword() != null) {
+            return uri;
+        }
+        int at = url.indexOf('@');
+        return new ConnectionString(url.substring(0, at) + ":"
+                + URLEncoder.encode(password, StandardCharsets.UTF_8).replace("+", "%20") + url.substring(at));
     }
 
     private static WriteConcern writeConcern(String name) {
@@ -318,7 +333,8 @@ public final class MongoDbDatabase implements Database {
 
         @Override
         public List<String> settingNames() {
-            return List.of("url", "database", "table", "shard", "writeConcern"); // credentials go in the mongodb:// URI
+            // the user goes in the mongodb:// URI; its password too, which the runner passes on as "password"
+            return List.of("url", "password", "database", "table", "shard", "writeConcern");
         }
 
         @Override

@@ -2,7 +2,9 @@ package org.streambench.db.postgresql;
 
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import org.streambench.db.Database;
+import org.streambench.db.DatabaseSettings;
 import org.streambench.db.jdbc.JdbcDatabase;
 
 /** PostgreSQL through the official JDBC driver; the BLOB is a BYTEA (TOASTed above ~2 KB). */
@@ -16,6 +18,14 @@ public final class PostgresDatabase extends JdbcDatabase {
     @Override
     protected String idType() {
         return "CHAR(12)";
+    }
+
+    private static final Set<String> RESERVED =
+            DatabaseSettings.reservedWords(PostgresDatabase.class, "reserved-words.txt");
+
+    @Override
+    protected Set<String> reservedWords() {
+        return RESERVED;
     }
 
     @Override
