@@ -21,6 +21,7 @@ import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
 import org.streambench.local.CleanupOnExit;
+import org.streambench.local.Lease;
 import org.streambench.local.ProcessStopping;
 import org.streambench.local.UserError;
 import org.streambench.servers.ServerState.ProcessRef;
@@ -36,6 +37,9 @@ public final class LocalServers {
 
     static final String STATE_FILE = "server.properties";
     static final String PASSWORD_FILE = "password";
+    /** Held by the run that uses the server (see {@link #lease}). */
+    static final String LEASE_FILE = "in-use.lock";
+
     private static final long START_TIMEOUT_SECONDS = 300;
     private static Map<String, LocalServerKind> kinds;
     private static final long STOP_TIMEOUT_SECONDS = 60;
@@ -77,6 +81,18 @@ public final class LocalServers {
     /** The connector settings that a server of {@code database} started with {@code profile} adds to its own. */
     public static Map<String, String> profileSettings(String database, DbProfile profile) {
         return kind(database).profileSettings(profile);
+    }
+
+    /**
+     * The lease of the local server of {@code database} for one run: a run resets the server's
+     * schema and may stop it, so two runs never share one; a second is refused in one line.
+     */
+    public Lease lease(String database) {
+        return Lease.take(
+                dir(database).resolve(LEASE_FILE),
+                "the local " + database + " server",
+                "wait for that run to end, or give this one a work folder of its own (STREAMBENCH_WORK) or an external"
+                        + " server (--db-url)");
     }
 
     /** The data folder of the server of {@code database}. */
@@ -275,6 +291,10 @@ public final class LocalServers {
      */
     public boolean stop(String database) {
         kind(database);
+        if (Lease.heldElsewhere(dir(database).resolve(LEASE_FILE))) {
+            throw new UserError("the local " + database + " server is in use by a run; stop that run first (it stops a"
+                    + " server it started itself at its end)");
+        }
         Optional<ServerState> state = running(database);
         if (state.isEmpty()) {
             return false;

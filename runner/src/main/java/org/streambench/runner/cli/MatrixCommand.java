@@ -2,6 +2,7 @@ package org.streambench.runner.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -28,6 +29,7 @@ import org.streambench.runner.matrix.MatrixProgress;
 import org.streambench.runner.matrix.MatrixRunner;
 import org.streambench.runner.matrix.TimeBudget;
 import org.streambench.runner.monitor.MatrixMetrics;
+import org.streambench.runner.results.ResultFolder;
 import org.streambench.runner.results.RunResult;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -185,6 +187,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     }
 
     @Override
+    @SuppressWarnings("try") // the claim of the matrix folder is held, unused, while the matrix runs
     public Integer call() throws Exception {
         PrintWriter console = command.commandLine().getOut();
         for (Map.Entry<String, String> axis : AXIS_OF.entrySet()) {
@@ -218,12 +221,15 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         }
         RunCommand.requireUsable(dir);
         job.checkMonitor();
-        Journal journal = Journal.create(dir, plan, storedOptions());
-        console.println("matrix of " + plan.cells().size() + " experiments -> " + dir
-                + " (resume with: ./bench matrix --resume " + dir + ")");
-        return execute(journal, console);
+        try (ResultFolder claimed = ResultFolder.claimEmpty(dir, "--out")) {
+            Journal journal = Journal.create(dir, plan, storedOptions());
+            console.println("matrix of " + plan.cells().size() + " experiments -> " + dir
+                    + " (resume with: ./bench matrix --resume " + dir + ")");
+            return execute(journal, console);
+        }
     }
 
+    @SuppressWarnings("try") // the claim of the matrix folder is held, unused, while the matrix runs
     private Integer resume(PrintWriter console) throws Exception {
         for (OptionSpec option : command.commandLine().getParseResult().matchedOptions()) {
             if (!RESUME_OPTIONS.contains(option.longestName())) {
@@ -232,6 +238,16 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                                 + " cannot be changed (only --retry-failed, --dry-run, --monitor and credentials may be given)");
             }
         }
+        if (!Files.isRegularFile(resume.resolve(Journal.FILE))) {
+            throw new UserError(
+                    resume + " holds no matrix journal (" + Journal.FILE + "); give the folder of a matrix");
+        }
+        try (ResultFolder claimed = ResultFolder.claimExisting(resume, "--resume folder")) {
+            return resumeClaimed(console);
+        }
+    }
+
+    private Integer resumeClaimed(PrintWriter console) throws Exception {
         Journal journal;
         try {
             journal = Journal.read(resume);

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.streambench.local.Home;
+import org.streambench.local.Lease;
 import org.streambench.local.UserError;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.experiment.ConnectionOptions;
@@ -22,6 +23,7 @@ import org.streambench.runner.experiment.DatabaseSession;
 import org.streambench.runner.experiment.ExperimentOptions;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.experiment.JobOptions;
+import org.streambench.runner.results.ResultFolder;
 import org.streambench.runner.results.RunResult;
 import org.streambench.runner.results.Summary;
 import org.streambench.servers.LocalServers;
@@ -86,22 +88,24 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         requireUsable(dir);
         requireDiskSpace(spec, connection);
         job.checkMonitor();
-        Runnable stopMonitor = job.startMonitor(console);
-        try (DatabaseSession session = DatabaseSession.open(spec.database(), connection, console)) {
-            Files.createDirectories(dir);
-            RunResult result;
-            try {
+        ResultFolder claimed = ResultFolder.claimEmpty(dir, "--out");
+        Runnable stopMonitor = () -> {};
+        RunResult result = null;
+        try {
+            stopMonitor = job.startMonitor(console);
+            try (DatabaseSession session = DatabaseSession.open(spec.database(), connection, console)) {
                 result = runner.run(
                         spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
-            } catch (RuntimeException e) {
-                deleteIfEmpty(dir);
-                throw e;
             }
-            console.println(Summary.of(result, dir));
-            return result.passed() ? 0 : 1;
         } finally {
             stopMonitor.run();
+            claimed.close();
+            if (result == null) {
+                deleteIfEmpty(dir);
+            }
         }
+        console.println(Summary.of(result, dir));
+        return result.passed() ? 0 : 1;
     }
 
     static Path defaultResultDir(ExperimentSpec spec) {
@@ -122,9 +126,13 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     /** The result folder must be empty or creatable, and writable; checked by creating it and removing what was created. */
     static void requireUsable(Path dir) throws IOException {
+        if (Lease.heldElsewhere(dir.resolve(ResultFolder.LOCK))) {
+            throw new UserError("result folder " + dir + " is in use by another bench; wait for it to end, or choose"
+                    + " another --out");
+        }
         if (Files.isDirectory(dir)) {
             try (Stream<Path> entries = Files.list(dir)) {
-                if (entries.findAny().isPresent()) {
+                if (entries.anyMatch(entry -> !entry.getFileName().toString().equals(ResultFolder.LOCK))) {
                     throw new UserError("result folder " + dir + " is not empty; choose another --out");
                 }
             }

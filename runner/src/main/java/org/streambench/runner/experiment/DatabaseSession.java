@@ -17,6 +17,7 @@ import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
 import org.streambench.local.CleanupOnExit;
 import org.streambench.local.Home;
+import org.streambench.local.Lease;
 import org.streambench.local.UserError;
 import org.streambench.servers.LocalServers;
 import org.streambench.servers.ServerState;
@@ -37,6 +38,8 @@ public final class DatabaseSession implements AutoCloseable {
     private final boolean stopServerOnClose;
     private final ServerState localServer;
     private final CleanupOnExit.Registration stopServerOnExit;
+    /** This run's lease of the suite's local server, or null for an external one. */
+    private final Lease lease;
 
     private DatabaseSession(
             String name,
@@ -46,7 +49,8 @@ public final class DatabaseSession implements AutoCloseable {
             LocalServers servers,
             boolean stopServerOnClose,
             ServerState localServer,
-            CleanupOnExit.Registration stopServerOnExit) {
+            CleanupOnExit.Registration stopServerOnExit,
+            Lease lease) {
         this.name = name;
         this.provider = provider;
         this.settings = settings;
@@ -55,6 +59,7 @@ public final class DatabaseSession implements AutoCloseable {
         this.stopServerOnClose = stopServerOnClose;
         this.localServer = localServer;
         this.stopServerOnExit = stopServerOnExit;
+        this.lease = lease;
     }
 
     static DatabaseProvider provider(String name) {
@@ -123,6 +128,7 @@ public final class DatabaseSession implements AutoCloseable {
         LocalServers servers = new LocalServers(Home.work(), out);
         boolean startedHere = false;
         ServerState state = null;
+        Lease lease = null;
         CleanupOnExit.Registration stopOnExit = () -> {};
         if (connection.url != null) {
             UrlPassword url = UrlPassword.split(connection.url);
@@ -140,6 +146,7 @@ public final class DatabaseSession implements AutoCloseable {
             if (!LocalServers.supports(name)) {
                 throw new UserError("the suite has no local " + name + " server; pass --db-url to use an external one");
             }
+            lease = servers.lease(name);
             // registered before the start, so that Ctrl-C while the server starts stops it too
             stopOnExit = CleanupOnExit.register("stop the local " + name + " server", () -> servers.running(name)
                     .filter(DatabaseSession::ownedByThisProcess)
@@ -149,6 +156,7 @@ public final class DatabaseSession implements AutoCloseable {
                         name, connection.localPort(name), "--db-port", connection.profile(), !connection.keepDb);
             } catch (RuntimeException e) {
                 stopOnExit.close();
+                lease.close();
                 throw e;
             }
             startedHere = ownedByThisProcess(state);
@@ -160,11 +168,15 @@ public final class DatabaseSession implements AutoCloseable {
         settings.putAll(connection.extra);
         try {
             Database database = Databases.open(name, new DatabaseSettings(settings));
-            return new DatabaseSession(name, provider, settings, database, servers, startedHere, state, stopOnExit);
+            return new DatabaseSession(
+                    name, provider, settings, database, servers, startedHere, state, stopOnExit, lease);
         } catch (DatabaseException e) {
             stopOnExit.close();
             if (startedHere) {
                 servers.stop(name);
+            }
+            if (lease != null) {
+                lease.close();
             }
             throw new UserError(e.getMessage()
                     + (connection.url == null
@@ -267,6 +279,9 @@ public final class DatabaseSession implements AutoCloseable {
             servers.stop(name);
         }
         stopServerOnExit.close();
+        if (lease != null) {
+            lease.close();
+        }
     }
 
     private static boolean ownedByThisProcess(ServerState state) {

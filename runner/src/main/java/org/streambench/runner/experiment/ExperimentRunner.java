@@ -198,6 +198,9 @@ public final class ExperimentRunner {
         if (error == null && report.errors() > 0) {
             error = report.errors() + " database calls failed; first: " + report.firstError();
         }
+        if (error == null && !spec.bounded()) {
+            error = measuredNothing(seconds);
+        }
         if (error != null) {
             error += session.unreachable().map(problem -> "; " + problem).orElse("");
         }
@@ -404,6 +407,18 @@ public final class ExperimentRunner {
             }
             Thread.sleep(20);
         }
+    }
+
+    /** Why an unbounded run that ended as planned has no numbers to show, or null: it is never "ok". */
+    static String measuredNothing(List<Second> seconds) {
+        List<Second> measured = seconds.stream().filter(s -> !s.warmup()).toList();
+        if (measured.isEmpty()) {
+            return "the run measured nothing: it ended before its first measured second";
+        }
+        if (measured.stream().mapToLong(Second::records).sum() == 0) {
+            return "the run measured nothing: no record was processed in its " + measured.size() + " measured seconds";
+        }
+        return null;
     }
 
     /** A worker that failed the run or stopped reporting ends the run at once. */
