@@ -20,17 +20,15 @@ public final class ResultFolder implements AutoCloseable {
 
     private final Path dir;
     private final Lease lease;
-    private final boolean removeLockOnClose;
 
-    private ResultFolder(Path dir, Lease lease, boolean removeLockOnClose) {
+    private ResultFolder(Path dir, Lease lease) {
         this.dir = dir;
         this.lease = lease;
-        this.removeLockOnClose = removeLockOnClose;
     }
 
     /** Claims {@code dir} for a run that needs it empty (creating it); throws a {@link UserError} when it is taken or not empty. */
     public static ResultFolder claimEmpty(Path dir, String option) {
-        ResultFolder claimed = claim(dir, option, true);
+        ResultFolder claimed = claim(dir, option);
         try (Stream<Path> entries = Files.list(dir)) {
             if (entries.anyMatch(entry -> !entry.getFileName().toString().equals(LOCK))) {
                 claimed.close();
@@ -45,10 +43,10 @@ public final class ResultFolder implements AutoCloseable {
 
     /** Claims {@code dir}, which holds results already (a matrix to resume); throws a {@link UserError} when it is taken. */
     public static ResultFolder claimExisting(Path dir, String option) {
-        return claim(dir, option, false);
+        return claim(dir, option);
     }
 
-    private static ResultFolder claim(Path dir, String option, boolean removeLockOnClose) {
+    private static ResultFolder claim(Path dir, String option) {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -58,19 +56,16 @@ public final class ResultFolder implements AutoCloseable {
         return new ResultFolder(
                 dir,
                 Lease.take(
-                        dir.resolve(LOCK), "result folder " + dir, "wait for it to end, or choose another " + option),
-                removeLockOnClose);
+                        dir.resolve(LOCK), "result folder " + dir, "wait for it to end, or choose another " + option));
     }
 
     @Override
     public void close() {
         lease.close();
-        if (removeLockOnClose) {
-            try {
-                Files.deleteIfExists(dir.resolve(LOCK));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        try {
+            Files.deleteIfExists(dir.resolve(LOCK));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }
