@@ -182,7 +182,7 @@ public final class ApexJob {
         public final transient DefaultInputPort<TimedRecord> input = new DefaultInputPort<>() {
             @Override
             public void process(TimedRecord record) {
-                operator.process(record);
+                operator.accept(record);
             }
 
             @Override
@@ -196,6 +196,12 @@ public final class ApexJob {
             ExperimentSpec experiment = specOf(spec, password);
             requireFirstDeployment(experiment, context, "processing operator " + context.getId());
             operator = ProcessingOperator.open(experiment);
+        }
+
+        /** A batch is sent when it is full and at the end of every window (Apex's own linger, 500 ms); calls in flight are awaited there too. */
+        @Override
+        public void endWindow() {
+            operator.flush();
         }
 
         @Override

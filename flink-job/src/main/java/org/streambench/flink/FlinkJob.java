@@ -1,5 +1,8 @@
 package org.streambench.flink;
 
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -7,11 +10,18 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.runtime.util.EnvironmentInformation;
+import org.apache.flink.streaming.api.TimerService;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.async.ResultFuture;
+import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Collector;
 import org.streambench.generator.TimedRecord;
+import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.ProcessingOperator;
@@ -24,6 +34,8 @@ import org.streambench.operators.ProcessingOperator;
 public final class FlinkJob {
 
     private static final String LOOPBACK = "127.0.0.1";
+    /** A call that has not completed in this long has hung: the job fails instead of waiting forever. */
+    private static final long ASYNC_TIMEOUT_MINUTES = 10;
 
     public static void main(String[] args) {
         JobMain.run(args, "Apache Flink " + EnvironmentInformation.getVersion(), FlinkJob::run);
@@ -33,15 +45,24 @@ public final class FlinkJob {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration());
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.disableOperatorChaining();
-        env.fromSource(
+        KeyedStream<TimedRecord, String> keyed = env.fromSource(
                         new GeneratorSource(spec),
                         WatermarkStrategy.noWatermarks(),
                         "generator",
                         TimedRecordType.INSTANCE)
                 .setParallelism(spec.generatorParallelism())
-                .keyBy(TimedRecord::id)
-                .process(new Processing(spec))
-                .returns(Types.VOID)
+                .keyBy(TimedRecord::id);
+        SingleOutputStreamOperator<Void> processed = spec.access().kind() == AccessMode.Kind.ASYNC
+                // Flink's own idiom for calls in flight: at most K per subtask, completed in any order
+                ? AsyncDataStream.unorderedWait(
+                                keyed,
+                                new AsyncProcessing(spec),
+                                ASYNC_TIMEOUT_MINUTES,
+                                TimeUnit.MINUTES,
+                                spec.access().size())
+                        .returns(Types.VOID)
+                : keyed.process(new Processing(spec)).returns(Types.VOID);
+        processed
                 .name("processing")
                 .setParallelism(spec.parallelism())
                 .sinkTo(new DiscardingSink<>())
@@ -72,6 +93,11 @@ public final class FlinkJob {
         return config;
     }
 
+    /**
+     * The processing operator in sync or batch mode: one call per record, or records buffered across
+     * keys and sent as a batch when it is full or its oldest record has lingered (a processing-time
+     * timer), and what is left when the input ends.
+     */
     static final class Processing extends KeyedProcessFunction<String, TimedRecord, Void> {
         private static final long serialVersionUID = 1L;
 
@@ -89,7 +115,52 @@ public final class FlinkJob {
 
         @Override
         public void processElement(TimedRecord record, Context context, Collector<Void> out) {
-            operator.process(record);
+            operator.accept(record);
+            if (spec.access().kind() == AccessMode.Kind.BATCH) {
+                TimerService timers = context.timerService();
+                timers.registerProcessingTimeTimer(
+                        timers.currentProcessingTime() + spec.access().lingerMillis());
+            }
+        }
+
+        @Override
+        public void onTimer(long timestamp, OnTimerContext context, Collector<Void> out) {
+            operator.flushIfLingered();
+        }
+
+        @Override
+        public void close() {
+            if (operator != null) {
+                operator.close();
+            }
+        }
+    }
+
+    /** The processing operator in async mode, as Flink's async function: a record's calls complete its result future. */
+    static final class AsyncProcessing extends RichAsyncFunction<TimedRecord, Void> {
+        private static final long serialVersionUID = 1L;
+
+        private final ExperimentSpec spec;
+        private transient ProcessingOperator operator;
+
+        AsyncProcessing(ExperimentSpec spec) {
+            this.spec = spec;
+        }
+
+        @Override
+        public void open(OpenContext context) {
+            operator = ProcessingOperator.open(spec);
+        }
+
+        @Override
+        public void asyncInvoke(TimedRecord record, ResultFuture<Void> result) {
+            CompletableFuture<Void> unused = operator.processAsync(record).whenComplete((done, failure) -> {
+                if (failure != null) {
+                    result.completeExceptionally(failure);
+                } else {
+                    result.complete(List.of());
+                }
+            });
         }
 
         @Override

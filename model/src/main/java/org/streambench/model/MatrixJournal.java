@@ -18,8 +18,11 @@ public record MatrixJournal(
         List<CellEntry> cells) {
 
     public static final String FILE = "matrix.json";
-    /** The journal layout this code writes and reads. */
-    public static final int VERSION = 1;
+    /**
+     * The journal layout this code writes and reads: 2 added the access-mode axis (plan.accesses,
+     * each cell's access); a layout 1 journal reads as a matrix of sync cells.
+     */
+    public static final int VERSION = 2;
 
     public MatrixJournal {
         if (version == 0) { // a journal without it: written before it was introduced, in layout 1
@@ -27,20 +30,25 @@ public record MatrixJournal(
         }
     }
 
-    /** The axes and repetitions; {@code shuffleSeed} null for the fixed order. */
+    /**
+     * The axes and repetitions; {@code shuffleSeed} null for the fixed order; {@code accesses} the
+     * access modes (null in a journal written before the axis existed: sync only).
+     */
     public record Plan(
             List<String> engines,
             List<String> databases,
             List<String> patterns,
             List<Integer> blobs,
             int repetitions,
-            Long shuffleSeed) {}
+            Long shuffleSeed,
+            List<String> accesses) {}
 
     /**
      * One planned experiment and how it went. {@code state}: pending, running (from just before its
      * run starts until its result is in), ok or failed (with its {@code reason});
      * {@code measuredSeconds}: warm-up plus measured window; {@code overheadSeconds}: the rest of
-     * its wall time; {@code phaseSeconds}: where that went, phase by phase.
+     * its wall time; {@code phaseSeconds}: where that went, phase by phase; {@code access} its access
+     * mode (null in a journal written before the access axis existed: sync).
      */
     public record CellEntry(
             String id,
@@ -57,5 +65,6 @@ public record MatrixJournal(
             Double measuredSeconds,
             Double overheadSeconds,
             Double throughput,
-            Map<String, Double> phaseSeconds) {}
+            Map<String, Double> phaseSeconds,
+            String access) {}
 }

@@ -10,6 +10,9 @@ import java.util.Map;
  * apply is null, e.g. {@code rate} of an unthrottled run); a run the runner could not finish has
  * only {@code spec}, {@code status} "interrupted", {@code error} and {@code startedAt} (see
  * {@link Interrupted}). {@code phaseSeconds}: where the run's wall time went, by phase.
+ * {@code accessLatencyMicros}: the access mode's own latencies (writeCall: each write call's or
+ * batch write's round trip; batchWait: how long records waited for their batch), those that occurred.
+ * Layout 2 added {@code spec.access} and {@code accessLatencyMicros}; a layout 1 file reads as sync.
  */
 public record RunDocument(
         int schemaVersion,
@@ -24,6 +27,7 @@ public record RunDocument(
         Map<String, Latency> readLatencyByResultMicros,
         Latency endToEndLatencyMicros,
         Latency generatorDelayMicros,
+        Map<String, Latency> accessLatencyMicros,
         List<Second> perSecond,
         Counts counts,
         Verification verification,
@@ -34,7 +38,7 @@ public record RunDocument(
      * The layout of result.json that this code writes and reads; a change that an older reader would
      * misread raises it. Files without it were written before it was introduced, in layout 1.
      */
-    public static final int SCHEMA_VERSION = 1;
+    public static final int SCHEMA_VERSION = 2;
 
     public static final String RECORDS_PER_SECOND = "records/s";
 
@@ -63,7 +67,8 @@ public record RunDocument(
             int runToken,
             long recordsPerGenerator,
             Map<String, String> engineSettings,
-            Map<String, String> databaseSettings) {}
+            Map<String, String> databaseSettings,
+            String access) {}
 
     /** How the warm-up ended: {@code mode} "fixed" or "steady"; {@code steady} null for a fixed one. */
     public record Warmup(String mode, int seconds, Boolean steady) {}

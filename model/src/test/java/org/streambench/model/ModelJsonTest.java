@@ -31,7 +31,10 @@ class ModelJsonTest {
             new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private static final ObjectMapper TREES = new ObjectMapper();
 
-    /** A file that `bench run` wrote today (a local Flink x Cassandra update run). */
+    /**
+     * A file that `bench run` wrote (a local Flink x Cassandra update run; its access mode and write
+     * call latency added by hand in layout 2's form).
+     */
     @Test
     void everyFieldOfARunsResultIsInTheModelAndWrittenBackAsItWas() throws IOException {
         String original = resource("local-update.json");
@@ -91,6 +94,7 @@ class ModelJsonTest {
                 Map.of("hit", latency, "miss", new RunDocument.Latency(1, 2, 0, 2, 2, 2, 2, 2)),
                 latency,
                 latency,
+                Map.of("writeCall", latency, "batchWait", latency),
                 List.of(new RunDocument.Second(1, 1_795_000_000_000L, 1.002, true, 90, 100, 90, 12.5, 0)),
                 new RunDocument.Counts(300, Map.of(0, 150L, 1, 150L), Map.of("read", 300L), 1, "read k: timeout"),
                 new RunDocument.Verification(10, 1, 5, -1, List.of("key k: int_1 3 != 4")),
@@ -207,7 +211,8 @@ class ModelJsonTest {
                 123_456,
                 0,
                 Map.of("batchIntervalMillis", "1000"),
-                Map.of("url", "jdbc:postgresql://h/db", "password", "***"));
+                Map.of("url", "jdbc:postgresql://h/db", "password", "***"),
+                "batch:100,linger=20ms");
     }
 
     private static List<String> fieldNames(JsonNode tree) {

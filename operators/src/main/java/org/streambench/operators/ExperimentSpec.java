@@ -29,6 +29,7 @@ import org.streambench.generator.Pattern;
  * @param collector          the runner's collector URL that every worker of the job reports to;
  *                           empty for a job runtime used without a runner (tests)
  * @param engineSettings     engine options (Spark: batchIntervalMillis; Apex: streamLocality)
+ * @param access             how the processing operator calls the database (sync, batch:N, async:K)
  */
 public record ExperimentSpec(
         String engine,
@@ -48,7 +49,8 @@ public record ExperimentSpec(
         int metricsPort,
         String collector,
         Map<String, String> databaseSettings,
-        Map<String, String> engineSettings)
+        Map<String, String> engineSettings,
+        AccessMode access)
         implements Serializable {
 
     /**
@@ -65,6 +67,7 @@ public record ExperimentSpec(
         collector = collector == null ? "" : collector;
         databaseSettings = Map.copyOf(databaseSettings);
         engineSettings = Map.copyOf(engineSettings);
+        access = access == null ? AccessMode.SYNC : access;
     }
 
     public boolean bounded() {
@@ -120,7 +123,8 @@ public record ExperimentSpec(
                 .metricsPort(metricsPort)
                 .collector(collector)
                 .databaseSettings(databaseSettings)
-                .engineSettings(engineSettings);
+                .engineSettings(engineSettings)
+                .access(access);
     }
 
     /** Builds a spec by field name (see {@link #builder}), so that no caller depends on the fields' order. */
@@ -143,6 +147,7 @@ public record ExperimentSpec(
         private String collector = "";
         private Map<String, String> databaseSettings = Map.of();
         private Map<String, String> engineSettings = Map.of();
+        private AccessMode access = AccessMode.SYNC;
 
         private Builder(String engine, String database, Pattern pattern) {
             this.engine = engine;
@@ -230,6 +235,11 @@ public record ExperimentSpec(
             return this;
         }
 
+        public Builder access(AccessMode value) {
+            access = value;
+            return this;
+        }
+
         public ExperimentSpec build() {
             return new ExperimentSpec(
                     engine,
@@ -249,7 +259,8 @@ public record ExperimentSpec(
                     metricsPort,
                     collector,
                     databaseSettings,
-                    engineSettings);
+                    engineSettings,
+                    access);
         }
     }
 
@@ -280,6 +291,7 @@ public record ExperimentSpec(
         p.setProperty("metricsHost", metricsHost);
         p.setProperty("metricsPort", Integer.toString(metricsPort));
         p.setProperty("collector", collector);
+        p.setProperty("access", access.toString());
         databaseSettings.forEach((k, v) -> {
             if (!k.equals(PASSWORD)) {
                 p.setProperty(DB_PREFIX + k, v);
@@ -335,6 +347,7 @@ public record ExperimentSpec(
                 .collector(p.getProperty("collector", ""))
                 .databaseSettings(settings)
                 .engineSettings(withPrefix(p, ENGINE_PREFIX))
+                .access(AccessMode.parse(p.getProperty("access", "sync")))
                 .build();
     }
 

@@ -12,7 +12,8 @@ import java.util.TreeMap;
  * What a job did, as the runner builds it from its workers' statuses ({@link #of}). Latencies are over the measured window:
  * {@code latency} of the successful reads; {@code latencyByResult} of hits, misses and failed reads,
  * each apart (only those that occurred); {@code endToEnd} from each record's intended emit time to
- * the end of its processing; {@code generatorDelay} how late the generators emitted.
+ * the end of its processing; {@code generatorDelay} how late the generators emitted; {@code access}
+ * the access mode's own latencies (write calls, batch wait), those that occurred.
  */
 public record JobReport(
         String status,
@@ -25,7 +26,8 @@ public record JobReport(
         LatencyStats latency,
         Map<String, LatencyStats> latencyByResult,
         LatencyStats endToEnd,
-        LatencyStats generatorDelay) {
+        LatencyStats generatorDelay,
+        Map<String, LatencyStats> access) {
 
     /**
      * The job's report from its workers' last statuses: counts added up (a generator instance
@@ -54,13 +56,30 @@ public record JobReport(
         }
         if (windows.isEmpty()) {
             return new JobReport(
-                    status, error, engineVersion, emitted, processed, errors, firstError, null, Map.of(), null, null);
+                    status,
+                    error,
+                    engineVersion,
+                    emitted,
+                    processed,
+                    errors,
+                    firstError,
+                    null,
+                    Map.of(),
+                    null,
+                    null,
+                    Map.of());
         }
         OperatorMetrics.LatencyWindow window = OperatorMetrics.LatencyWindow.merge(windows);
         Map<String, LatencyStats> byResult = new LinkedHashMap<>();
         window.byResult().forEach((result, histogram) -> {
             if (histogram.getTotalCount() > 0) {
                 byResult.put(result.label(), LatencyStats.of(histogram));
+            }
+        });
+        Map<String, LatencyStats> access = new TreeMap<>();
+        window.access().forEach((name, histogram) -> {
+            if (histogram.getTotalCount() > 0) {
+                access.put(name, LatencyStats.of(histogram));
             }
         });
         return new JobReport(
@@ -74,7 +93,8 @@ public record JobReport(
                 LatencyStats.of(window.successful()),
                 byResult,
                 LatencyStats.of(window.endToEnd()),
-                LatencyStats.of(window.generatorDelay()));
+                LatencyStats.of(window.generatorDelay()),
+                access);
     }
 
     public long totalEmitted() {

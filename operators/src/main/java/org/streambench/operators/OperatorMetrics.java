@@ -13,6 +13,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
@@ -44,6 +45,10 @@ public final class OperatorMetrics {
     private final Recorder endToEndWindow = new Recorder(3);
 
     private final Recorder generatorDelayWindow = new Recorder(3);
+    /** Access modes beyond sync: each write call's (or batch write's) round trip, and how long records waited for their batch. */
+    private final Map<String, Recorder> accessWindows =
+            Map.of(LatencyWindow.WRITE_CALL, new Recorder(3), LatencyWindow.BATCH_WAIT, new Recorder(3));
+
     private final AtomicReference<String> firstError = new AtomicReference<>();
     /** Held here because Micrometer keeps a function counter's state only weakly. */
     @SuppressWarnings("UnusedVariable")
@@ -124,6 +129,16 @@ public final class OperatorMetrics {
         }
     }
 
+    /** The round trip of one write call, or of one batch's write. */
+    void recordWriteCall(long nanos) {
+        accessWindows.get(LatencyWindow.WRITE_CALL).recordValue(Math.max(0, nanos));
+    }
+
+    /** How long a record waited in its batch before the batch was sent. */
+    void recordBatchWait(long nanos) {
+        accessWindows.get(LatencyWindow.BATCH_WAIT).recordValue(Math.max(0, nanos));
+    }
+
     void recordGeneratorDelay(long nanos) {
         generatorDelayWindow.recordValue(Math.max(0, nanos));
     }
@@ -152,27 +167,45 @@ public final class OperatorMetrics {
         readLatency.resetWindow();
         endToEndWindow.reset();
         generatorDelayWindow.reset();
+        accessWindows.values().forEach(Recorder::reset);
     }
 
     /** The latencies recorded since the last reset; also starts a new window. */
     public LatencyWindow takeLatencyWindow() {
+        Map<String, Histogram> access = new TreeMap<>();
+        accessWindows.forEach((name, recorder) -> access.put(name, recorder.getIntervalHistogram()));
         return LatencyWindow.of(
                 readLatency.takeWindow(),
                 endToEndWindow.getIntervalHistogram(),
-                generatorDelayWindow.getIntervalHistogram());
+                generatorDelayWindow.getIntervalHistogram(),
+                access);
     }
 
     /**
      * The latencies of one window: {@code successful} reads = hits and misses; {@code byResult} each
-     * read result apart; {@code endToEnd} of every processed record; {@code generatorDelay} of every emitted record.
+     * read result apart; {@code endToEnd} of every processed record; {@code generatorDelay} of every
+     * emitted record; {@code access} the access mode's own: {@value #WRITE_CALL} (each write call's
+     * round trip, a batch's write in batch mode) and {@value #BATCH_WAIT} (how long each record waited
+     * for its batch).
      */
     public record LatencyWindow(
-            Histogram successful, Map<ReadResult, Histogram> byResult, Histogram endToEnd, Histogram generatorDelay) {
+            Histogram successful,
+            Map<ReadResult, Histogram> byResult,
+            Histogram endToEnd,
+            Histogram generatorDelay,
+            Map<String, Histogram> access) {
 
-        static LatencyWindow of(Map<ReadResult, Histogram> byResult, Histogram endToEnd, Histogram generatorDelay) {
+        public static final String WRITE_CALL = "writeCall";
+        public static final String BATCH_WAIT = "batchWait";
+
+        static LatencyWindow of(
+                Map<ReadResult, Histogram> byResult,
+                Histogram endToEnd,
+                Histogram generatorDelay,
+                Map<String, Histogram> access) {
             Histogram successful = byResult.get(ReadResult.HIT).copy();
             successful.add(byResult.get(ReadResult.MISS));
-            return new LatencyWindow(successful, byResult, endToEnd, generatorDelay);
+            return new LatencyWindow(successful, byResult, endToEnd, generatorDelay, access);
         }
 
         /** The windows of several workers as one: every histogram added up. */
@@ -180,6 +213,7 @@ public final class OperatorMetrics {
             Map<ReadResult, Histogram> byResult = new EnumMap<>(ReadResult.class);
             Histogram endToEnd = new Histogram(3);
             Histogram generatorDelay = new Histogram(3);
+            Map<String, Histogram> access = new TreeMap<>();
             for (ReadResult result : ReadResult.values()) {
                 byResult.put(result, new Histogram(3));
             }
@@ -188,8 +222,10 @@ public final class OperatorMetrics {
                         .forEach((result, histogram) -> byResult.get(result).add(histogram));
                 endToEnd.add(window.endToEnd());
                 generatorDelay.add(window.generatorDelay());
+                window.access().forEach((name, histogram) -> access.computeIfAbsent(name, n -> new Histogram(3))
+                        .add(histogram));
             }
-            return of(byResult, endToEnd, generatorDelay);
+            return of(byResult, endToEnd, generatorDelay, access);
         }
     }
 

@@ -1,6 +1,20 @@
 package org.streambench.operators;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.streambench.db.Database;
 import org.streambench.db.Databases;
@@ -28,14 +42,39 @@ public final class ProcessingOperator implements AutoCloseable {
     private final Blob.Pool blobs;
     private final OperatorMetrics metrics;
     private final Consumer<String> failRun;
+    private final AccessMode access;
+    /** batch mode: the records waiting for their batch, in arrival order, with the time each arrived. */
+    private final List<TimedRecord> pending = new ArrayList<>();
+
+    private final List<Long> pendingSince = new ArrayList<>();
+    /** async mode: the calls in flight, the last one of each key (a key's next call waits for it). */
+    private final Map<String, CompletableFuture<Void>> lastByKey = new ConcurrentHashMap<>();
+
+    private final Semaphore inFlight;
+    /** async mode on a connector without asynchronous calls: connections of its own, one call in flight on each. */
+    private final AsyncSessions sessions;
 
     ProcessingOperator(
             Pattern pattern, Database database, Blob.Pool blobs, OperatorMetrics metrics, Consumer<String> failRun) {
+        this(pattern, database, blobs, metrics, failRun, AccessMode.SYNC, null);
+    }
+
+    private ProcessingOperator(
+            Pattern pattern,
+            Database database,
+            Blob.Pool blobs,
+            OperatorMetrics metrics,
+            Consumer<String> failRun,
+            AccessMode access,
+            AsyncSessions sessions) {
         this.pattern = pattern;
         this.database = database;
         this.blobs = blobs;
         this.metrics = metrics;
         this.failRun = failRun;
+        this.access = access;
+        this.inFlight = new Semaphore(access.kind() == AccessMode.Kind.ASYNC ? access.size() : 1);
+        this.sessions = sessions;
     }
 
     /** Opens this instance's own database session, as the engine calls it once per parallel instance. */
@@ -55,7 +94,263 @@ public final class ProcessingOperator implements AutoCloseable {
                     "the processing operator could not open the " + spec.database() + " connector: " + e.getMessage());
             throw e;
         }
-        return new ProcessingOperator(spec.pattern(), database, Blob.pool(spec), runtime.metrics(), runtime::fail);
+        AsyncSessions sessions = null;
+        if (spec.access().kind() == AccessMode.Kind.ASYNC && !database.asynchronous()) {
+            sessions = AsyncSessions.open(spec, spec.access().size(), runtime::fail);
+        }
+        return new ProcessingOperator(
+                spec.pattern(), database, Blob.pool(spec), runtime.metrics(), runtime::fail, spec.access(), sessions);
+    }
+
+    /** How this operator calls the database. */
+    public AccessMode access() {
+        return access;
+    }
+
+    /**
+     * Takes one record in the operator's access mode: processes it now (sync), adds it to the
+     * pending batch and sends the batch when it is full (batch), or starts its calls and returns
+     * while they are in flight (async). Engines that have an idiom of their own for a mode call
+     * {@link #process}, {@link #processBatch} or {@link #processAsync} directly instead.
+     */
+    public void accept(TimedRecord timed) {
+        switch (access.kind()) {
+            case SYNC -> process(timed);
+            case BATCH -> {
+                pending.add(timed);
+                pendingSince.add(System.nanoTime());
+                if (pending.size() >= access.size()) {
+                    flushBatch();
+                }
+            }
+            case ASYNC -> {
+                // its outcome reaches the run through failed() and the metrics; flush() waits for it
+                CompletableFuture<Void> unused = processAsync(timed);
+            }
+        }
+    }
+
+    /** batch mode: sends the pending batch if its oldest record has waited for its linger; true if it did. */
+    public boolean flushIfLingered() {
+        if (!pending.isEmpty()
+                && System.nanoTime() - pendingSince.get(0) >= TimeUnit.MILLISECONDS.toNanos(access.lingerMillis())) {
+            flushBatch();
+            return true;
+        }
+        return false;
+    }
+
+    /** Sends what is pending and waits for every call in flight: at the end of a window, a partition, the input. */
+    public void flush() {
+        flushBatch();
+        awaitInFlight();
+    }
+
+    private void flushBatch() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (long since : pendingSince) {
+            metrics.recordBatchWait(now - since);
+        }
+        List<TimedRecord> batch = new ArrayList<>(pending);
+        pending.clear();
+        pendingSince.clear();
+        processBatch(batch);
+    }
+
+    /**
+     * Processes {@code batch} as {@link #process} would process its records one after the other,
+     * in two round trips: one read of every key that reads ({@link Database#readAll}), then one
+     * write of every record that writes ({@link Database#writeAll}), a key written twice in the
+     * batch written once with its final value. Each record counts as processed when the batch's
+     * write was acknowledged; the read round trip is timed once per batch.
+     */
+    public void processBatch(List<TimedRecord> batch) {
+        if (batch.isEmpty()) {
+            return;
+        }
+        Operation op = pattern == Pattern.INSERT ? Operation.INSERT : Operation.READ;
+        String key = batch.get(0).record().id();
+        try {
+            Map<String, StoredRecord> current = new HashMap<>();
+            if (pattern != Pattern.INSERT) {
+                Set<String> ids = new LinkedHashSet<>();
+                batch.forEach(timed -> ids.add(timed.record().id()));
+                current.putAll(timedReadAll(ids));
+            }
+            Map<String, Database.Write> writes = new LinkedHashMap<>();
+            List<Operation> ops = new ArrayList<>(batch.size());
+            for (TimedRecord timed : batch) {
+                SensorRecord record = timed.record();
+                key = record.id();
+                StoredRecord previous = current.get(record.id());
+                if (pattern == Pattern.INSERT) {
+                    op = Operation.INSERT;
+                    writes.put(record.id(), new Database.Write(record, blobs.forKey(record.id()), true));
+                } else if (pattern == Pattern.READ) {
+                    op = Operation.READ;
+                    require(Optional.ofNullable(previous), record);
+                } else if (previous != null) {
+                    op = Operation.UPDATE;
+                    SensorRecord sum = previous.record().plus(record);
+                    byte[] blob = blobs.forKey(record.id());
+                    Database.Write earlier = writes.get(record.id());
+                    writes.put(record.id(), new Database.Write(sum, blob, earlier != null && earlier.insert()));
+                    current.put(record.id(), new StoredRecord(sum, blob));
+                } else if (pattern == Pattern.MIXED) {
+                    op = Operation.INSERT;
+                    byte[] blob = blobs.forKey(record.id());
+                    writes.put(record.id(), new Database.Write(record, blob, true));
+                    current.put(record.id(), new StoredRecord(record, blob));
+                } else {
+                    op = Operation.UPDATE;
+                    require(Optional.empty(), record);
+                }
+                ops.add(op);
+            }
+            if (!writes.isEmpty()) {
+                op = pattern == Pattern.INSERT ? Operation.INSERT : Operation.UPDATE;
+                long start = System.nanoTime();
+                database.writeAll(List.copyOf(writes.values()));
+                metrics.recordWriteCall(System.nanoTime() - start);
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                metrics.processed(ops.get(i), batch.get(i).intendedEpochNanos());
+            }
+        } catch (RuntimeException e) {
+            metrics.error(op, e);
+            failRun.accept("a database call failed (" + op.label() + " of a batch of " + batch.size() + " records, key "
+                    + key + " among them): " + e);
+        }
+    }
+
+    private Map<String, StoredRecord> timedReadAll(Collection<String> ids) {
+        long start = System.nanoTime();
+        Map<String, StoredRecord> found;
+        try {
+            found = database.readAll(ids);
+        } catch (RuntimeException e) {
+            metrics.recordRead(System.nanoTime() - start, OperatorMetrics.ReadResult.FAILED);
+            throw e;
+        }
+        metrics.recordRead(
+                System.nanoTime() - start,
+                found.isEmpty() ? OperatorMetrics.ReadResult.MISS : OperatorMetrics.ReadResult.HIT);
+        return found;
+    }
+
+    /**
+     * Starts the calls of one record and returns at once, at most {@code K} records in flight (the
+     * caller waits for a place); a record whose key has a call in flight starts when that one is
+     * done, so no read overtakes a pending write. The future completes when the record's last call
+     * was acknowledged; a failure fails the run as a synchronous call's would.
+     */
+    public CompletableFuture<Void> processAsync(TimedRecord timed) {
+        String id = timed.record().id();
+        try {
+            inFlight.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        CompletableFuture<Void> before = lastByKey.put(id, done);
+        // the chain's own outcome is passed on to done, which the caller gets
+        CompletableFuture<Void> unused = (before == null ? CompletableFuture.<Void>completedFuture(null) : before)
+                .handle((ignored, earlierFailure) -> null)
+                .thenCompose(ignored -> startAsync(timed))
+                .whenComplete((ignored, failure) -> {
+                    lastByKey.remove(id, done);
+                    inFlight.release();
+                    if (failure != null) {
+                        done.completeExceptionally(failure);
+                    } else {
+                        done.complete(null);
+                    }
+                });
+        return done;
+    }
+
+    private CompletableFuture<Void> startAsync(TimedRecord timed) {
+        SensorRecord record = timed.record();
+        long intended = timed.intendedEpochNanos();
+        if (pattern == Pattern.INSERT) {
+            return timedWrite(new Database.Write(record, blobs.forKey(record.id()), true))
+                    .thenRun(() -> metrics.processed(Operation.INSERT, intended))
+                    .exceptionally(e -> failed(Operation.INSERT, record, e));
+        }
+        long readStart = System.nanoTime();
+        return readAsync(record.id())
+                .handle((found, e) -> {
+                    metrics.recordRead(
+                            System.nanoTime() - readStart,
+                            e != null
+                                    ? OperatorMetrics.ReadResult.FAILED
+                                    : found.isPresent()
+                                            ? OperatorMetrics.ReadResult.HIT
+                                            : OperatorMetrics.ReadResult.MISS);
+                    if (e != null) {
+                        throw new CompletionException(e);
+                    }
+                    return found;
+                })
+                .thenCompose(previous -> {
+                    if (pattern == Pattern.READ) {
+                        require(previous, record);
+                        metrics.processed(Operation.READ, intended);
+                        return CompletableFuture.<Void>completedFuture(null);
+                    }
+                    if (previous.isPresent()) {
+                        return timedWrite(new Database.Write(
+                                        previous.get().record().plus(record), blobs.forKey(record.id()), false))
+                                .thenRun(() -> metrics.processed(Operation.UPDATE, intended));
+                    }
+                    if (pattern == Pattern.MIXED) {
+                        return timedWrite(new Database.Write(record, blobs.forKey(record.id()), true))
+                                .thenRun(() -> metrics.processed(Operation.INSERT, intended));
+                    }
+                    require(previous, record);
+                    return CompletableFuture.<Void>completedFuture(null);
+                })
+                .exceptionally(e -> failed(pattern == Pattern.READ ? Operation.READ : Operation.UPDATE, record, e));
+    }
+
+    private CompletableFuture<Optional<StoredRecord>> readAsync(String id) {
+        return sessions == null ? database.readAsync(id) : sessions.read(id);
+    }
+
+    private CompletableFuture<Void> timedWrite(Database.Write write) {
+        long start = System.nanoTime();
+        CompletableFuture<Void> written = sessions == null ? database.writeAsync(write) : sessions.write(write);
+        return written.thenRun(() -> metrics.recordWriteCall(System.nanoTime() - start));
+    }
+
+    private Void failed(Operation op, SensorRecord record, Throwable failure) {
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        RuntimeException e = cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
+        metrics.error(op, e);
+        failRun.accept("a database call failed (" + op.label() + " of key " + record.id() + "): " + e);
+        return null;
+    }
+
+    /** async mode: waits until no call is in flight (the records taken so far are all acknowledged or failed). */
+    public void awaitInFlight() {
+        for (CompletableFuture<Void> call : List.copyOf(lastByKey.values())) {
+            try {
+                call.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException failedAndReported) {
+                // failed() has reported it and failed the run
+            }
+        }
+        if (!lastByKey.isEmpty()) {
+            awaitInFlight();
+        }
     }
 
     public void process(TimedRecord timed) {
@@ -64,7 +359,9 @@ public final class ProcessingOperator implements AutoCloseable {
         Operation op = pattern == Pattern.INSERT ? Operation.INSERT : Operation.READ;
         try {
             if (op == Operation.INSERT) {
+                long start = System.nanoTime();
                 database.insert(record, blobs.forKey(record.id()));
+                metrics.recordWriteCall(System.nanoTime() - start);
                 metrics.processed(op, intended);
                 return;
             }
@@ -74,11 +371,15 @@ public final class ProcessingOperator implements AutoCloseable {
                 metrics.processed(op, intended);
             } else if (previous.isPresent()) {
                 op = Operation.UPDATE;
+                long start = System.nanoTime();
                 database.update(previous.get().record().plus(record), blobs.forKey(record.id()));
+                metrics.recordWriteCall(System.nanoTime() - start);
                 metrics.processed(op, intended);
             } else if (pattern == Pattern.MIXED) {
                 op = Operation.INSERT;
+                long start = System.nanoTime();
                 database.insert(record, blobs.forKey(record.id()));
+                metrics.recordWriteCall(System.nanoTime() - start);
                 metrics.processed(op, intended);
             } else {
                 require(previous, record);
@@ -112,6 +413,13 @@ public final class ProcessingOperator implements AutoCloseable {
 
     @Override
     public void close() {
-        database.close();
+        try {
+            flush();
+        } finally {
+            if (sessions != null) {
+                sessions.close();
+            }
+            database.close();
+        }
     }
 }

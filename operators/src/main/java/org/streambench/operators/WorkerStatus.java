@@ -53,6 +53,7 @@ public record WorkerStatus(
     private static final String HISTOGRAM = "histogram.";
     private static final String END_TO_END = "endToEnd";
     private static final String GENERATOR_DELAY = "generatorDelay";
+    private static final String ACCESS = "accessHistogram.";
 
     public WorkerStatus {
         emittedByInstance = Map.copyOf(emittedByInstance);
@@ -96,6 +97,7 @@ public record WorkerStatus(
                     .forEach((result, histogram) -> p.setProperty(HISTOGRAM + result.label(), encode(histogram)));
             p.setProperty(HISTOGRAM + END_TO_END, encode(window.endToEnd()));
             p.setProperty(HISTOGRAM + GENERATOR_DELAY, encode(window.generatorDelay()));
+            window.access().forEach((name, histogram) -> p.setProperty(ACCESS + name, encode(histogram)));
         }
         return store(p);
     }
@@ -118,10 +120,17 @@ public record WorkerStatus(
             for (OperatorMetrics.ReadResult result : OperatorMetrics.ReadResult.values()) {
                 byResult.put(result, decode(p.getProperty(HISTOGRAM + result.label())));
             }
+            Map<String, Histogram> access = new TreeMap<>();
+            for (String key : p.stringPropertyNames()) {
+                if (key.startsWith(ACCESS)) {
+                    access.put(key.substring(ACCESS.length()), decode(p.getProperty(key)));
+                }
+            }
             window = OperatorMetrics.LatencyWindow.of(
                     byResult,
                     decode(p.getProperty(HISTOGRAM + END_TO_END)),
-                    decode(p.getProperty(HISTOGRAM + GENERATOR_DELAY)));
+                    decode(p.getProperty(HISTOGRAM + GENERATOR_DELAY)),
+                    access);
         }
         return new WorkerStatus(
                 required(p, WORKER),

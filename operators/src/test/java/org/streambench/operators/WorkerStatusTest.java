@@ -38,6 +38,7 @@ class WorkerStatusTest {
         assertEquals(sent.window().successful(), read.window().successful());
         assertEquals(sent.window().endToEnd(), read.window().endToEnd());
         assertEquals(sent.window().generatorDelay(), read.window().generatorDelay());
+        assertEquals(sent.window().access(), read.window().access(), "the access mode's latencies too");
     }
 
     @Test
@@ -69,6 +70,8 @@ class WorkerStatusTest {
         assertEquals(1_000, report.latency().p50(), 5, "4 of the 6 reads took 1 ms");
         assertEquals(9_000, report.latency().max(), 10);
         assertEquals(4, report.endToEnd().count());
+        assertEquals(
+                2, report.access().get(OperatorMetrics.LatencyWindow.WRITE_CALL).count(), "a write call each");
         assertEquals("Engine 1.0", report.engineVersion());
     }
 
@@ -117,6 +120,9 @@ class WorkerStatusTest {
         byResult.get(OperatorMetrics.ReadResult.MISS).recordValue(missNanos);
         Histogram delay = new Histogram(3);
         delay.recordValue(42);
-        return OperatorMetrics.LatencyWindow.of(byResult, endToEnd, delay);
+        Histogram writeCall = new Histogram(3);
+        writeCall.recordValue(hitNanos * 3);
+        return OperatorMetrics.LatencyWindow.of(
+                byResult, endToEnd, delay, Map.of(OperatorMetrics.LatencyWindow.WRITE_CALL, writeCall));
     }
 }

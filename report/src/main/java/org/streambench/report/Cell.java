@@ -20,7 +20,15 @@ public record Cell(
         Double latencyStddev,
         boolean emulated) {
 
-    public record Key(String engine, String database, String pattern, int blobBytes) {}
+    /** A cell's coordinates; the study's tables and figures are of the sync cells (the 4-argument key). */
+    public record Key(String engine, String database, String pattern, int blobBytes, String access) {
+
+        public static final String SYNC = "sync";
+
+        public Key(String engine, String database, String pattern, int blobBytes) {
+            this(engine, database, pattern, blobBytes, SYNC);
+        }
+    }
 
     public boolean ok() {
         return okRuns > 0 && okRuns == runs.size();

@@ -56,6 +56,32 @@ final class Charts {
         return save(dir, chart, "latency-" + pattern + "-" + blob);
     }
 
+    /** A value for each database (x) and access mode (a series). */
+    interface ModeValue {
+        double of(String database, String mode);
+    }
+
+    /** Bars per database, a series per access mode. */
+    static String byMode(
+            Path dir,
+            String title,
+            String yTitle,
+            String file,
+            List<String> databases,
+            List<String> modes,
+            ModeValue value)
+            throws IOException {
+        CategoryChart chart = chart(title, yTitle);
+        for (String mode : modes) {
+            List<Double> values = new ArrayList<>();
+            for (String database : databases) {
+                values.add(value.of(database, mode));
+            }
+            chart.addSeries(mode, databases, values);
+        }
+        return save(dir, chart, file);
+    }
+
     /** Database names; an emulated one is marked with an asterisk. */
     private static List<String> labels(List<String> databases, Map<Cell.Key, Cell> cells) {
         return databases.stream()

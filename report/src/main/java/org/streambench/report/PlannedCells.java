@@ -18,7 +18,14 @@ public record PlannedCells(int planned, List<Missing> missing) {
 
     /** A planned experiment without a result.json: {@code state} pending, running (interrupted) or failed. */
     public record Missing(
-            String id, String engine, String database, String pattern, int blobBytes, String state, String reason) {}
+            String id,
+            String engine,
+            String database,
+            String pattern,
+            int blobBytes,
+            String access,
+            String state,
+            String reason) {}
 
     /** The journal's plan, or null when {@code dir} is not a matrix folder; throws if the journal cannot be read. */
     static PlannedCells read(Path dir, Set<Path> folderWithResults) throws IOException {
@@ -38,6 +45,7 @@ public record PlannedCells(int planned, List<Missing> missing) {
                     cell.database(),
                     cell.pattern(),
                     cell.blobBytes(),
+                    cell.access() == null ? "sync" : cell.access(),
                     cell.state(),
                     cell.reason()));
         }

@@ -65,7 +65,8 @@ public final class Report {
         this.planned = planned;
         Map<Cell.Key, List<RunRecord>> byKey = new LinkedHashMap<>();
         runs.forEach(r -> byKey.computeIfAbsent(
-                        new Cell.Key(r.engine(), r.database(), r.pattern(), r.blobBytes()), k -> new ArrayList<>())
+                        new Cell.Key(r.engine(), r.database(), r.pattern(), r.blobBytes(), r.access()),
+                        k -> new ArrayList<>())
                 .add(r));
         byKey.forEach((key, list) -> cells.put(key, Cell.of(key, list)));
         engines = ordered(runs, RunRecord::engine, order.engines());
@@ -130,6 +131,16 @@ public final class Report {
                         .toList(),
                 patterns,
                 blobs);
+    }
+
+    /** The access modes of the runs, sync first (Tables 1-4 and the study's figures are of the sync runs). */
+    public List<String> accessModes() {
+        return runs.stream()
+                .map(RunRecord::access)
+                .distinct()
+                .sorted(Comparator.comparing((String mode) -> !mode.equals(Cell.Key.SYNC))
+                        .thenComparing(Comparator.naturalOrder()))
+                .toList();
     }
 
     /** The databases left out of the places because their runs were against an emulator (none with rankEmulators). */
@@ -217,7 +228,7 @@ public final class Report {
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
             csv.println("folder,engine,database,pattern,blobBytes,repetition,status,throughputMean,throughputStddev,"
                     + "readLatencyMeanMicros,readLatencyStddevMicros,p50,p95,p99,p999,mismatches,emulated,engineVersion,databaseVersion,"
-                    + "durationSeconds,warmupSeconds,keys,parallelism,rate,commit,error");
+                    + "durationSeconds,warmupSeconds,keys,parallelism,rate,commit,error,access,endToEndP99Micros");
             for (RunRecord r : runs) {
                 RunRecord.Latency l = r.readLatency();
                 csv.println(String.join(
@@ -247,7 +258,9 @@ public final class Report {
                         Integer.toString(r.parallelism()),
                         number(r.rate()),
                         field(r.commit()),
-                        field(r.error())));
+                        field(r.error()),
+                        field(r.access()),
+                        r.endToEndP99() == null ? "" : Long.toString(r.endToEndP99())));
             }
         }
     }
@@ -279,6 +292,9 @@ public final class Report {
         rankings(h, scores.table3(), 3, "records/s");
         h.append("<h2>Table 4: best and second-best database by read latency</h2>\n");
         rankings(h, scores.table4(), 4, "µs");
+        if (accessModes().size() > 1) {
+            AccessModes.html(h, out, cells, engines, scores.databases(), patterns, blobs, accessModes());
+        }
         if (comparison != null) {
             comparison.html(h, otherLabel);
         }
@@ -584,12 +600,13 @@ public final class Report {
         h.append(
                         "<table><thead><tr><th class=\"l\">engine</th><th class=\"l\">database</th><th class=\"l\">pattern</th><th>BLOB</th>")
                 .append(
-                        "<th>runs</th><th>throughput (records/s)</th><th>read latency (µs, mean ± sd)</th><th class=\"l\">state</th></tr></thead><tbody>");
+                        "<th class=\"l\">access</th><th>runs</th><th>throughput (records/s)</th><th>read latency (µs, mean ± sd)</th><th class=\"l\">state</th></tr></thead><tbody>");
         List<Cell> sorted = new ArrayList<>(cells.values());
         sorted.sort(Comparator.comparing((Cell c) -> c.key().pattern())
                 .thenComparing(c -> c.key().blobBytes())
                 .thenComparing(c -> c.key().database())
-                .thenComparing(c -> c.key().engine()));
+                .thenComparing(c -> c.key().engine())
+                .thenComparing(c -> c.key().access()));
         for (Cell c : sorted) {
             String state = c.ok()
                     ? "ok"
@@ -609,6 +626,8 @@ public final class Report {
                     .append(esc(c.key().pattern()))
                     .append("</td><td>")
                     .append(c.key().blobBytes())
+                    .append("</td><td class=\"l\">")
+                    .append(esc(c.key().access()))
                     .append("</td><td>")
                     .append(c.runs().size())
                     .append("</td><td>")
@@ -638,6 +657,8 @@ public final class Report {
                         .append(esc(m.pattern()))
                         .append("</td><td>")
                         .append(m.blobBytes())
+                        .append("</td><td class=\"l\">")
+                        .append(esc(m.access()))
                         .append("</td><td>0</td><td></td><td></td><td class=\"l\"><span class=\"bad\">NO RESULT: ")
                         .append(esc(m.state() + (m.reason() == null ? "" : " (" + m.reason() + ")")))
                         .append("</span></td></tr>");

@@ -11,7 +11,9 @@ import org.streambench.model.RunDocument;
  * nothing about the real database; {@code databaseProfile}: the durability profile of the suite's
  * own server (default, fast), null for an external one. {@code throughputHalf}, {@code latencyHalf}:
  * half the 95 % interval of the run's means from its own per-second samples ({@link BatchMeans}),
- * NaN when its window was too short to tell.
+ * NaN when its window was too short to tell. {@code access}: how the operator called the database
+ * (sync for a file written before access modes existed); {@code endToEndP99}: the 99th percentile of
+ * the records' end-to-end latency (µs), or null.
  */
 public record RunRecord(
         Path folder,
@@ -38,7 +40,9 @@ public record RunRecord(
         String commit,
         String databaseProfile,
         double throughputHalf,
-        double latencyHalf) {
+        double latencyHalf,
+        String access,
+        Long endToEndP99) {
 
     /** Read latency in microseconds. */
     public record Latency(double mean, double stddev, long p50, long p95, long p99, long p999) {}
@@ -99,6 +103,10 @@ public record RunRecord(
                 environment.commit(),
                 environment.databaseProfile(),
                 BatchMeans.throughputHalf(run.perSecond()),
-                BatchMeans.latencyHalf(run.perSecond()));
+                BatchMeans.latencyHalf(run.perSecond()),
+                spec.access() == null ? "sync" : spec.access(),
+                run.endToEndLatencyMicros() == null
+                        ? null
+                        : run.endToEndLatencyMicros().p99());
     }
 }

@@ -73,6 +73,11 @@ public final class Scores {
         this.blobs = blobs;
     }
 
+    /** The databases ranked (real ones: no noop, no emulator unless asked). */
+    public List<String> databases() {
+        return databases;
+    }
+
     public Points table1() {
         return points(patterns, c -> c.throughput(), Cell::throughputHalf, true);
     }

@@ -75,6 +75,12 @@ class BadInputTest {
                 "--startup-timeout|0s|--startup-timeout '0s' gives the job no time; give at least 1s",
                 "--stop-timeout|0|--stop-timeout '0' gives the job no time; give at least 1s",
                 "--collector-bind|192.0.2.1|--collector-bind 192.0.2.1: the runner cannot listen there",
+                "--access|batch:0|--access 'batch:0': the size must be a whole number from 1 to 100000",
+                "--access|async:-1|--access 'async:-1' must be sync, batch:N[,linger=20ms] or async:K",
+                "--access|batch:abc|--access 'batch:abc' must be sync, batch:N[,linger=20ms] or async:K",
+                "--access|async:4,linger=5ms|; linger goes with batch only",
+                "--access|sync,linger=5ms|; linger goes with batch only",
+                "--access|pipeline:8|--access 'pipeline:8' must be sync, batch:N[,linger=20ms] or async:K",
             })
     void rejectsABadValue(String option, String value, String message) {
         assertRejected(message, option, value);

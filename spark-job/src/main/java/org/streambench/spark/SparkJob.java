@@ -96,12 +96,17 @@ public final class SparkJob {
         return (long) Math.ceil(spec.rate() / spec.generatorParallelism());
     }
 
-    /** Each partition keeps its processing operator (and database session) in its executor's worker across batches. */
+    /**
+     * Each partition keeps its processing operator (and database session) in its executor's worker
+     * across batches. In batch mode the partition's records go in chunks of N, in async mode with at
+     * most K calls in flight; either way every call has completed before the partition's task returns.
+     */
     private static void process(ExperimentSpec spec, Iterator<Tuple2<String, TimedRecord>> partition) {
         ProcessingOperator operator = JobRuntime.of(spec).processingOperator(TaskContext.getPartitionId());
         while (partition.hasNext()) {
-            operator.process(partition.next()._2());
+            operator.accept(partition.next()._2());
         }
+        operator.flush();
     }
 
     /** Generator instance {@code instance} as a Spark receiver. */

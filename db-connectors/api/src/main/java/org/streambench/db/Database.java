@@ -1,14 +1,20 @@
 package org.streambench.db;
 
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongFunction;
 import org.streambench.generator.SensorRecord;
 
 /**
  * A database under test, seen from its client: the whole contract a connector fulfils.
  * Like YCSB's {@code DB}, a connector never times or counts its own calls; the processing
- * operator does that in one place. One instance is used by one thread at a time.
+ * operator does that in one place. One instance is used by one thread at a time; the calls of an
+ * access mode beyond one synchronous call per record (batches, asynchronous calls) have defaults
+ * that fall back to the single calls, so a new connector works in every mode before it is optimised.
  */
 public interface Database extends AutoCloseable {
 
@@ -62,6 +68,65 @@ public interface Database extends AutoCloseable {
      */
     default boolean writesAreUpserts() {
         return false;
+    }
+
+    /** One write of a batch: an insert of a key not stored yet, or an update of a stored one. */
+    @SuppressWarnings("ArrayRecordComponent")
+    record Write(SensorRecord record, byte[] blob, boolean insert) {}
+
+    /**
+     * Reads the records stored under {@code ids} in as few round trips as the database allows (one
+     * query for the batch); the map holds the ids found. The default reads one id after the other,
+     * so a connector works in batch mode before it is optimised.
+     */
+    default Map<String, StoredRecord> readAll(Collection<String> ids) {
+        Map<String, StoredRecord> found = new HashMap<>();
+        for (String id : ids) {
+            read(id).ifPresent(stored -> found.put(id, stored));
+        }
+        return found;
+    }
+
+    /**
+     * Stores {@code writes} (each key at most once) as one batch: one round trip, one transaction,
+     * where the database has them; acknowledged when this returns. The default writes one after the other.
+     */
+    default void writeAll(List<Write> writes) {
+        for (Write write : writes) {
+            if (write.insert()) {
+                insert(write.record(), write.blob());
+            } else {
+                update(write.record(), write.blob());
+            }
+        }
+    }
+
+    /**
+     * Whether {@link #readAsync} and {@link #writeAsync} overlap calls on this one connection (the
+     * driver has asynchronous calls). When false, the default, the operator runs async:K on K
+     * connections of its own, one call in flight on each.
+     */
+    default boolean asynchronous() {
+        return false;
+    }
+
+    /** A read that completes when the database answers; the default reads now, on the caller's thread. */
+    default CompletableFuture<Optional<StoredRecord>> readAsync(String id) {
+        try {
+            return CompletableFuture.completedFuture(read(id));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** A write that completes when the database acknowledged it; the default writes now, on the caller's thread. */
+    default CompletableFuture<Void> writeAsync(Write write) {
+        try {
+            writeAll(List.of(write));
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     long countRows();

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -131,6 +134,49 @@ public abstract class DatabaseContract {
         db.insert(FIRST, FIRST_BLOB);
         assertFalse(db.settle().isBlank(), "what settling did");
         assertStored(FIRST, FIRST_BLOB);
+    }
+
+    /** batch mode: one read of many keys finds those stored, and one write stores inserts and updates together. */
+    @Test
+    void aBatchReadsWhatIsStoredAndWritesInsertsAndUpdatesTogether() {
+        db.prefill(20, DatabaseContract::prefilled, i -> blobOf(i, 32));
+        List<String> ids = List.of(Keys.existing(3), Keys.existing(17), FIRST.id(), Keys.existing(0));
+        Map<String, StoredRecord> found = db.readAll(ids);
+        assertEquals(
+                Set.of(Keys.existing(3), Keys.existing(17), Keys.existing(0)),
+                found.keySet(),
+                "a missing key is left out");
+        assertEquals(prefilled(17), found.get(Keys.existing(17)).record());
+        assertArrayEquals(blobOf(17, 32), found.get(Keys.existing(17)).blob());
+
+        SensorRecord updated = prefilled(3).plus(SECOND);
+        db.writeAll(
+                List.of(new Database.Write(FIRST, FIRST_BLOB, true), new Database.Write(updated, SECOND_BLOB, false)));
+        assertStored(FIRST, FIRST_BLOB);
+        assertStored(updated, SECOND_BLOB);
+        assertEquals(21, db.countRows());
+    }
+
+    @Test
+    void aBatchThatUpdatesAMissingKeyFailsUnlessWritesAreUpserts() {
+        List<Database.Write> writes = List.of(new Database.Write(FIRST, FIRST_BLOB, false));
+        if (db.writesAreUpserts()) {
+            db.writeAll(writes);
+            assertStored(FIRST, FIRST_BLOB);
+        } else {
+            assertThrows(DatabaseException.class, () -> db.writeAll(writes));
+        }
+    }
+
+    /** async mode: a connector's asynchronous calls (or the single-call defaults) store and read back alike. */
+    @Test
+    void asynchronousCallsCompleteWithWhatTheCallsDo() throws Exception {
+        db.writeAsync(new Database.Write(FIRST, FIRST_BLOB, true)).get(1, TimeUnit.MINUTES);
+        StoredRecord stored = db.readAsync(FIRST.id()).get(1, TimeUnit.MINUTES).orElseThrow();
+        assertEquals(FIRST, stored.record());
+        db.writeAsync(new Database.Write(SECOND, SECOND_BLOB, false)).get(1, TimeUnit.MINUTES);
+        assertStored(SECOND, SECOND_BLOB);
+        assertFalse(db.readAsync(Keys.existing(99)).get(1, TimeUnit.MINUTES).isPresent());
     }
 
     private static SensorRecord prefilled(long index) {

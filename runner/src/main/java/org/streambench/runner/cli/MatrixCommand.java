@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.streambench.db.Databases;
 import org.streambench.local.Home;
 import org.streambench.local.UserError;
+import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
@@ -109,6 +110,14 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     List<String> blobs;
 
     @Option(
+            names = "--accesses",
+            split = ";",
+            paramLabel = "LIST",
+            description = "Access modes, separated by ';' (each as --access takes it: sync, batch:N[,linger=20ms],"
+                    + " async:K), e.g. 'sync;batch:100;async:16' (default: sync, as the study).")
+    List<String> accesses;
+
+    @Option(
             names = "--repetitions",
             defaultValue = "1",
             description = "Runs of every cell (default: ${DEFAULT-VALUE}).")
@@ -174,8 +183,17 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             "--help",
             "--version");
     /** The single-experiment options that the axes replace. */
-    private static final Map<String, String> AXIS_OF =
-            Map.of("--engine", "--engines", "--db", "--databases", "--pattern", "--patterns", "--blob", "--blobs");
+    private static final Map<String, String> AXIS_OF = Map.of(
+            "--engine",
+            "--engines",
+            "--db",
+            "--databases",
+            "--pattern",
+            "--patterns",
+            "--blob",
+            "--blobs",
+            "--access",
+            "--accesses");
     /** What may be given again with --resume. */
     private static final List<String> RESUME_OPTIONS =
             List.of("--resume", "--retry-failed", "--dry-run", "--monitor", "--db-password", "--db-password-file");
@@ -346,7 +364,17 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 throw new UserError("--shuffle '" + shuffle + "' must be a whole number (the seed of the order)");
             }
         }
-        return new MatrixPlan(engineAxis, databaseAxis, patternAxis, blobAxis, runs, seed);
+        List<String> accessAxis = axis("--accesses", accesses, List.of(Cell.SYNC)).stream()
+                .map(access -> {
+                    try {
+                        return AccessMode.parse(access).toString();
+                    } catch (IllegalArgumentException e) {
+                        throw new UserError(e.getMessage().replace("--access ", "--accesses "));
+                    }
+                })
+                .distinct()
+                .toList();
+        return new MatrixPlan(engineAxis, databaseAxis, patternAxis, blobAxis, runs, seed, accessAxis);
     }
 
     private static List<String> axis(String option, List<String> given, List<String> study) {
@@ -389,6 +417,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         experiment.database = cell.database();
         experiment.pattern = cell.pattern();
         experiment.blob = Integer.toString(cell.blobBytes());
+        experiment.access = cell.access();
         return experiment.toSpec(job);
     }
 
@@ -397,11 +426,12 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             PrintWriter console, MatrixPlan plan, List<Cell> cells, List<ExperimentSpec> specs, Journal measured) {
         console.printf(
                 Locale.ROOT,
-                "engines %s x databases %s x patterns %s x BLOBs %s x %d repetition(s)%n",
+                "engines %s x databases %s x patterns %s x BLOBs %s x access modes %s x %d repetition(s)%n",
                 plan.engines(),
                 plan.databases(),
                 plan.patterns(),
                 plan.blobs(),
+                plan.accesses(),
                 plan.repetitions());
         if (!specs.isEmpty()) {
             console.printf(
@@ -468,6 +498,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         args.add("--patterns=" + String.join(",", plan.patterns()));
         args.add("--blobs="
                 + String.join(",", plan.blobs().stream().map(String::valueOf).toList()));
+        args.add("--accesses=" + String.join(";", plan.accesses()));
         return args;
     }
 

@@ -54,6 +54,13 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
     String keys;
 
     @Option(
+            names = "--access",
+            defaultValue = "sync",
+            description = "How the operator calls the database, as bench run takes it: sync, batch:N[,linger=20ms],"
+                    + " async:K (default: ${DEFAULT-VALUE}).")
+    String access;
+
+    @Option(
             names = "--out",
             paramLabel = "DIR",
             description = "Folder for the four runs' result folders " + "(default: results/quickstart-<date>-<time>).")
@@ -90,7 +97,9 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
                 "--warmup",
                 warmup,
                 "--keys",
-                keys);
+                keys,
+                "--access",
+                access);
         ExperimentSpec base = options.toSpec(job);
         ExperimentRunner runner = job.runner(console);
         DatabaseSession.check("postgresql", connection);

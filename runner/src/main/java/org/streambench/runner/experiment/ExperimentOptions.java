@@ -8,6 +8,7 @@ import java.util.Map;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.local.UserError;
+import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.engine.EngineProvider;
 import org.streambench.runner.experiment.Names.DatabaseNames;
@@ -45,6 +46,15 @@ public final class ExperimentOptions {
             defaultValue = "update",
             description = "Access pattern: read, insert, update, mixed (default: ${DEFAULT-VALUE}).")
     public String pattern;
+
+    @Option(
+            names = "--access",
+            defaultValue = "sync",
+            description = "How the processing operator calls the database: sync (one call per record, as the study),"
+                    + " batch:N[,linger=20ms] (up to N records per round trip, sent when full or when the first has"
+                    + " waited the linger), async:K (up to K calls in flight per operator instance)"
+                    + " (default: ${DEFAULT-VALUE}).")
+    public String access;
 
     @Option(
             names = "--blob",
@@ -212,7 +222,17 @@ public final class ExperimentOptions {
                 .metricsHost(job.metricsHost)
                 .metricsPort(metricsPort(job))
                 .engineSettings(engineOptions)
+                .access(accessMode())
                 .build();
+    }
+
+    /** --access, checked. */
+    public AccessMode accessMode() {
+        try {
+            return AccessMode.parse(access);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
     }
 
     private static int runToken(String text) {

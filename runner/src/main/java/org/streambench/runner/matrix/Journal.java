@@ -103,11 +103,17 @@ public final class Journal {
             throw new IllegalArgumentException(
                     dir.resolve(FILE) + " has no plan or options: it is not a journal bench matrix can resume");
         }
-        MatrixPlan plan =
-                new MatrixPlan(p.engines(), p.databases(), p.patterns(), p.blobs(), p.repetitions(), p.shuffleSeed());
+        MatrixPlan plan = new MatrixPlan(
+                p.engines(), p.databases(), p.patterns(), p.blobs(), p.repetitions(), p.shuffleSeed(), p.accesses());
         Journal journal = new Journal(dir, plan, document.options(), document.createdAt());
         for (MatrixJournal.CellEntry c : document.cells()) {
-            Entry entry = new Entry(new Cell(c.engine(), c.database(), c.pattern(), c.blobBytes(), c.repetition()));
+            Entry entry = new Entry(new Cell(
+                    c.engine(),
+                    c.database(),
+                    c.pattern(),
+                    c.blobBytes(),
+                    c.access() == null ? Cell.SYNC : c.access(),
+                    c.repetition()));
             entry.state = State.parse(c.state());
             entry.reason = c.reason();
             entry.startedAt = c.startedAt();
@@ -169,7 +175,8 @@ public final class Journal {
                     e.measuredSeconds,
                     e.overheadSeconds,
                     e.throughput,
-                    phases));
+                    phases,
+                    e.cell.access()));
         }
         MatrixJournal document = new MatrixJournal(
                 VERSION,
@@ -180,7 +187,8 @@ public final class Journal {
                         plan.patterns(),
                         plan.blobs(),
                         plan.repetitions(),
-                        plan.shuffleSeed()),
+                        plan.shuffleSeed(),
+                        plan.accesses()),
                 options,
                 summary,
                 cells);

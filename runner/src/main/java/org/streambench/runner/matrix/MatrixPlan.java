@@ -7,7 +7,7 @@ import java.util.Random;
 
 /**
  * The axes of a matrix and the order its cells run in: grouped by database, so each local server
- * starts once per group; within a group by engine, pattern, BLOB size and repetition, or in a
+ * starts once per group; within a group by engine, pattern, BLOB size, access mode and repetition, or in a
  * random order of the group when {@code shuffleSeed} is set (to expose drift over time).
  */
 public record MatrixPlan(
@@ -16,13 +16,26 @@ public record MatrixPlan(
         List<String> patterns,
         List<Integer> blobs,
         int repetitions,
-        Long shuffleSeed) {
+        Long shuffleSeed,
+        List<String> accesses) {
 
     public MatrixPlan {
         engines = List.copyOf(engines);
         databases = List.copyOf(databases);
         patterns = List.copyOf(patterns);
         blobs = List.copyOf(blobs);
+        accesses = accesses == null ? List.of(Cell.SYNC) : List.copyOf(accesses);
+    }
+
+    /** A plan of the study's access mode only, sync. */
+    public MatrixPlan(
+            List<String> engines,
+            List<String> databases,
+            List<String> patterns,
+            List<Integer> blobs,
+            int repetitions,
+            Long shuffleSeed) {
+        this(engines, databases, patterns, blobs, repetitions, shuffleSeed, null);
     }
 
     public List<Cell> cells() {
@@ -33,8 +46,10 @@ public record MatrixPlan(
             for (String engine : engines) {
                 for (String pattern : patterns) {
                     for (int blob : blobs) {
-                        for (int repetition = 1; repetition <= repetitions; repetition++) {
-                            group.add(new Cell(engine, database, pattern, blob, repetition));
+                        for (String access : accesses) {
+                            for (int repetition = 1; repetition <= repetitions; repetition++) {
+                                group.add(new Cell(engine, database, pattern, blob, access, repetition));
+                            }
                         }
                     }
                 }

@@ -113,6 +113,7 @@ public final class MatrixMetrics implements AutoCloseable {
                 "database", cell.database(),
                 "pattern", cell.pattern(),
                 "blob_bytes", Integer.toString(cell.blobBytes()),
+                "access", cell.access(),
                 "repetition", Integer.toString(cell.repetition()));
     }
 

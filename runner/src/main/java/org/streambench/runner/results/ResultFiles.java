@@ -140,11 +140,21 @@ public final class ResultFiles {
                 reads ? byResult : null,
                 report == null ? null : latency(report.endToEnd()),
                 report == null ? null : latency(report.generatorDelay()),
+                accessLatency(report),
                 r.perSecond(),
                 counts(report),
                 r.verification(),
                 r.environment(),
                 phases);
+    }
+
+    private static Map<String, RunDocument.Latency> accessLatency(JobReport report) {
+        if (report == null || report.access().isEmpty()) {
+            return null;
+        }
+        Map<String, RunDocument.Latency> access = new LinkedHashMap<>();
+        report.access().forEach((name, stats) -> access.put(name, latency(stats)));
+        return access;
     }
 
     private static RunDocument.Spec spec(ExperimentSpec s) {
@@ -165,7 +175,8 @@ public final class ResultFiles {
                 s.runToken(),
                 s.recordsPerGenerator(),
                 s.engineSettings(),
-                settings);
+                settings,
+                s.access().toString());
     }
 
     private static RunDocument.Latency latency(LatencyStats l) {

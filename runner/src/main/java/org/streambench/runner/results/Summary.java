@@ -16,11 +16,12 @@ public final class Summary {
         ExperimentSpec s = r.spec();
         StringBuilder line = new StringBuilder(String.format(
                 Locale.ROOT,
-                "%s x %s, %s, %d B: ",
+                "%s x %s, %s, %d B%s: ",
                 s.engine(),
                 s.database(),
                 s.pattern().cliName(),
-                s.blobBytes()));
+                s.blobBytes(),
+                s.access().sync() ? "" : ", " + s.access()));
         if (r.environment().databaseNote() != null) {
             // the label only ("MONGODB EMULATOR"): the whole note was printed when the server started
             String note = r.environment().databaseNote();

@@ -6,6 +6,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,6 +44,8 @@ public abstract class JdbcDatabase implements Database {
     private PreparedStatement readStatement;
     private PreparedStatement insertStatement;
     private PreparedStatement updateStatement;
+    /** readAll's statements, by the number of ids they take. */
+    private final Map<Integer, PreparedStatement> readAllStatements = new HashMap<>();
 
     /** Name used in messages and on the command line. */
     protected abstract String name();
@@ -214,6 +220,105 @@ public abstract class JdbcDatabase implements Database {
         }
     }
 
+    /** One SELECT ... WHERE id IN (...) for the batch (statements kept by the number of ids). */
+    @Override
+    public Map<String, StoredRecord> readAll(Collection<String> ids) {
+        Map<String, StoredRecord> found = new HashMap<>();
+        if (ids.isEmpty()) {
+            return found;
+        }
+        try {
+            PreparedStatement statement = readAllStatements.get(ids.size());
+            if (statement == null) {
+                statement = connection.prepareStatement(
+                        "SELECT id, int_1, int_2, int_3, double_1, double_2, double_3, payload FROM " + table
+                                + " WHERE id IN (" + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")");
+                readAllStatements.put(ids.size(), statement);
+            }
+            int index = 1;
+            for (String id : ids) {
+                statement.setString(index++, id);
+            }
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    String id = rs.getString(1);
+                    SensorRecord record = new SensorRecord(
+                            id,
+                            rs.getInt(2),
+                            rs.getInt(3),
+                            rs.getInt(4),
+                            rs.getDouble(5),
+                            rs.getDouble(6),
+                            rs.getDouble(7));
+                    found.put(id, new StoredRecord(record, rs.getBytes(8)));
+                }
+            }
+            return found;
+        } catch (SQLException e) {
+            throw failure("read a batch of " + ids.size() + " keys", e);
+        }
+    }
+
+    /**
+     * The batch's inserts and updates as JDBC batches (the driver rewrites them into multi-row
+     * statements where it can), in one transaction: one commit per batch. An update that changed no
+     * row fails the batch, as a single update would.
+     */
+    @Override
+    public void writeAll(List<Write> writes) {
+        if (writes.isEmpty()) {
+            return;
+        }
+        if (insertStatement == null) {
+            prepareStatements();
+        }
+        try {
+            connection.setAutoCommit(false);
+            int inserts = 0;
+            List<String> updated = new ArrayList<>();
+            for (Write write : writes) {
+                if (write.insert()) {
+                    bindAll(insertStatement, write.record(), write.blob());
+                    insertStatement.addBatch();
+                    inserts++;
+                } else {
+                    bindValues(updateStatement, 1, write.record());
+                    updateStatement.setBytes(7, write.blob());
+                    updateStatement.setString(8, write.record().id());
+                    updateStatement.addBatch();
+                    updated.add(write.record().id());
+                }
+            }
+            if (inserts > 0) {
+                insertStatement.executeBatch();
+            }
+            if (!updated.isEmpty()) {
+                int[] changed = updateStatement.executeBatch();
+                for (int i = 0; i < changed.length; i++) {
+                    if (changed[i] != 1 && changed[i] != Statement.SUCCESS_NO_INFO) {
+                        connection.rollback();
+                        throw new DatabaseException(name() + ": update of " + updated.get(i) + " in a batch changed "
+                                + changed[i] + " rows, expected 1");
+                    }
+                }
+            }
+            connection.commit();
+        } catch (SQLException e) {
+            try {
+                connection.rollback(); // setAutoCommit(true) below would commit what part of the batch got in
+            } catch (SQLException ignored) {
+                // the connection is broken; the failure says why
+            }
+            throw failure("write a batch of " + writes.size() + " records", e);
+        } finally {
+            try {
+                connection.setAutoCommit(true);
+            } catch (SQLException ignored) {
+                // the connection is broken; the failure says why
+            }
+        }
+    }
+
     @Override
     public long countRows() {
         return queryLong("SELECT COUNT(*) FROM " + table, null);
@@ -326,6 +431,14 @@ public abstract class JdbcDatabase implements Database {
         readStatement = null;
         insertStatement = null;
         updateStatement = null;
+        for (PreparedStatement statement : readAllStatements.values()) {
+            try {
+                statement.close();
+            } catch (SQLException ignored) {
+                // a statement of a broken connection; nothing to recover
+            }
+        }
+        readAllStatements.clear();
     }
 
     private DatabaseException failure(String what, SQLException e) {

@@ -16,11 +16,17 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
@@ -57,6 +63,8 @@ public final class CassandraDatabase implements Database {
     private ConsistencyLevel writeConsistency;
     private PreparedStatement readStatement;
     private PreparedStatement writeStatement;
+    /** Requests in flight per session before the driver queues further ones (batch and async modes). */
+    private static final int MAX_CONCURRENT_REQUESTS = 1024;
 
     @Override
     public void open(DatabaseSettings settings) {
@@ -75,6 +83,11 @@ public final class CassandraDatabase implements Database {
                         .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, Duration.ofSeconds(5))
                         .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(5))
                         .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(30))
+                        // batch and async modes keep many requests in flight: the driver queues what is beyond
+                        // its limit instead of overwhelming the node
+                        .withString(DefaultDriverOption.REQUEST_THROTTLER_CLASS, "ConcurrencyLimitingRequestThrottler")
+                        .withInt(DefaultDriverOption.REQUEST_THROTTLER_MAX_CONCURRENT_REQUESTS, MAX_CONCURRENT_REQUESTS)
+                        .withInt(DefaultDriverOption.REQUEST_THROTTLER_MAX_QUEUE_SIZE, Integer.MAX_VALUE)
                         .build());
         String user = settings.get("user", "");
         if (!user.isEmpty()) {
@@ -162,32 +175,96 @@ public final class CassandraDatabase implements Database {
 
     @Override
     public Optional<StoredRecord> read(String id) {
+        try {
+            return decode(id, session.execute(bindRead(id)).one());
+        } catch (DriverException e) {
+            throw failure("read " + id, e);
+        }
+    }
+
+    private BoundStatement bindRead(String id) {
         if (readStatement == null) {
             prepareStatements();
         }
+        return readStatement.bind(id).setConsistencyLevel(readConsistency);
+    }
+
+    private static Optional<StoredRecord> decode(String id, Row row) {
+        if (row == null) {
+            return Optional.empty();
+        }
+        ByteBuffer payload = row.getByteBuffer(6);
+        byte[] blob = new byte[payload == null ? 0 : payload.remaining()];
+        if (payload != null) {
+            payload.duplicate().get(blob);
+        }
+        return Optional.of(new StoredRecord(
+                new SensorRecord(
+                        id,
+                        row.getInt(0),
+                        row.getInt(1),
+                        row.getInt(2),
+                        row.getDouble(3),
+                        row.getDouble(4),
+                        row.getDouble(5)),
+                blob));
+    }
+
+    /** The driver's asynchronous requests on the one session, which is safe to share between threads. */
+    @Override
+    public boolean asynchronous() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Optional<StoredRecord>> readAsync(String id) {
+        return session.executeAsync(bindRead(id))
+                .thenApply(rows -> decode(id, rows.one()))
+                .toCompletableFuture();
+    }
+
+    @Override
+    public CompletableFuture<Void> writeAsync(Write write) {
+        return session.executeAsync(bindWrite(write.record(), write.blob()))
+                .thenApply(done -> (Void) null)
+                .toCompletableFuture();
+    }
+
+    /**
+     * Every key is its own partition, so a batch is its reads issued together, each a request of its
+     * own, not a multi-partition query (or a CQL BATCH, which Cassandra warns about at 5 KiB and
+     * refuses at 50 KiB).
+     */
+    @Override
+    public Map<String, StoredRecord> readAll(Collection<String> ids) {
+        Map<String, CompletableFuture<Optional<StoredRecord>>> reads = new LinkedHashMap<>();
+        ids.forEach(id -> reads.put(id, readAsync(id)));
+        Map<String, StoredRecord> found = new HashMap<>();
+        reads.forEach((id, read) -> await(read, "read " + id).ifPresent(stored -> found.put(id, stored)));
+        return found;
+    }
+
+    /** The batch's writes issued together, each a request of its own (not a CQL BATCH: see readAll). */
+    @Override
+    public void writeAll(List<Write> writes) {
+        List<CompletableFuture<Void>> pending = new ArrayList<>();
+        writes.forEach(write -> pending.add(writeAsync(write)));
+        for (int i = 0; i < pending.size(); i++) {
+            await(
+                    pending.get(i),
+                    (writes.get(i).insert() ? "insert " : "update ")
+                            + writes.get(i).record().id());
+        }
+    }
+
+    private <T> T await(CompletableFuture<T> call, String what) {
         try {
-            Row row = session.execute(readStatement.bind(id).setConsistencyLevel(readConsistency))
-                    .one();
-            if (row == null) {
-                return Optional.empty();
+            return call.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof DriverException driver) {
+                throw failure(what, driver);
             }
-            ByteBuffer payload = row.getByteBuffer(6);
-            byte[] blob = new byte[payload == null ? 0 : payload.remaining()];
-            if (payload != null) {
-                payload.duplicate().get(blob);
-            }
-            return Optional.of(new StoredRecord(
-                    new SensorRecord(
-                            id,
-                            row.getInt(0),
-                            row.getInt(1),
-                            row.getInt(2),
-                            row.getDouble(3),
-                            row.getDouble(4),
-                            row.getDouble(5)),
-                    blob));
-        } catch (DriverException e) {
-            throw failure("read " + id, e);
+            throw e;
         }
     }
 

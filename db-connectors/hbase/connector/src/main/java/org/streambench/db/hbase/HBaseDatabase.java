@@ -4,15 +4,23 @@ import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.AsyncConnection;
+import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -57,6 +65,11 @@ public final class HBaseDatabase implements Database {
     private TableName tableName;
     private Table table;
     private Durability durability;
+    /** batch mode's writer, and async mode's client: opened on first use. */
+    private BufferedMutator mutator;
+
+    private AsyncConnection asyncConnection;
+    private AsyncTable<?> asyncTable;
 
     @Override
     public void open(DatabaseSettings settings) {
@@ -144,22 +157,92 @@ public final class HBaseDatabase implements Database {
     @Override
     public Optional<StoredRecord> read(String id) {
         try {
-            Result result = table.get(new Get(Bytes.toBytes(id)).addFamily(FAMILY));
-            if (result.isEmpty()) {
-                return Optional.empty();
-            }
-            SensorRecord record = new SensorRecord(
-                    id,
-                    Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[0])),
-                    Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[1])),
-                    Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[2])),
-                    Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[3])),
-                    Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[4])),
-                    Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[5])));
-            return Optional.of(new StoredRecord(record, result.getValue(FAMILY, PAYLOAD)));
+            return decode(id, table.get(get(id)));
         } catch (IOException e) {
             throw failure("read " + id, e);
         }
+    }
+
+    private static Get get(String id) {
+        return new Get(Bytes.toBytes(id)).addFamily(FAMILY);
+    }
+
+    private static Optional<StoredRecord> decode(String id, Result result) {
+        if (result.isEmpty()) {
+            return Optional.empty();
+        }
+        SensorRecord record = new SensorRecord(
+                id,
+                Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[0])),
+                Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[1])),
+                Bytes.toInt(result.getValue(FAMILY, VALUE_COLUMNS[2])),
+                Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[3])),
+                Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[4])),
+                Bytes.toDouble(result.getValue(FAMILY, VALUE_COLUMNS[5])));
+        return Optional.of(new StoredRecord(record, result.getValue(FAMILY, PAYLOAD)));
+    }
+
+    /** One multi-get for the batch. */
+    @Override
+    public Map<String, StoredRecord> readAll(Collection<String> ids) {
+        List<String> keys = List.copyOf(ids);
+        try {
+            Result[] results = table.get(keys.stream().map(HBaseDatabase::get).toList());
+            Map<String, StoredRecord> found = new HashMap<>();
+            for (int i = 0; i < results.length; i++) {
+                String id = keys.get(i);
+                decode(id, results[i]).ifPresent(stored -> found.put(id, stored));
+            }
+            return found;
+        } catch (IOException e) {
+            throw failure("read a batch of " + keys.size() + " keys", e);
+        }
+    }
+
+    /** The batch's puts through a BufferedMutator, flushed before this returns: acknowledged. */
+    @Override
+    public void writeAll(List<Write> writes) {
+        try {
+            if (mutator == null) {
+                mutator = connection.getBufferedMutator(tableName);
+            }
+            mutator.mutate(writes.stream().map(w -> put(w.record(), w.blob())).toList());
+            mutator.flush();
+        } catch (IOException e) {
+            throw failure("write a batch of " + writes.size() + " records", e);
+        }
+    }
+
+    /** HBase's own asynchronous client (AsyncTable), opened on first use; safe to share between threads. */
+    @Override
+    public boolean asynchronous() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Optional<StoredRecord>> readAsync(String id) {
+        return asyncTable().get(get(id)).thenApply(result -> decode(id, result));
+    }
+
+    @Override
+    public CompletableFuture<Void> writeAsync(Write write) {
+        return asyncTable().put(put(write.record(), write.blob()));
+    }
+
+    private synchronized AsyncTable<?> asyncTable() {
+        if (asyncTable == null) {
+            try {
+                asyncConnection = ConnectionFactory.createAsyncConnection(connection.getConfiguration())
+                        .get(1, TimeUnit.MINUTES);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new DatabaseException("hbase: could not open the asynchronous connection: " + e, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new DatabaseException("hbase: interrupted while opening the asynchronous connection");
+            }
+            asyncTable = asyncConnection.getTable(tableName);
+        }
+        return asyncTable;
     }
 
     @Override
@@ -274,6 +357,12 @@ public final class HBaseDatabase implements Database {
     @Override
     public void close() {
         try {
+            if (mutator != null) {
+                mutator.close();
+            }
+            if (asyncConnection != null) {
+                asyncConnection.close();
+            }
             if (table != null) {
                 table.close();
             }
@@ -283,6 +372,9 @@ public final class HBaseDatabase implements Database {
         } catch (IOException ignored) {
             // closing a broken connection has nothing left to report
         }
+        mutator = null;
+        asyncConnection = null;
+        asyncTable = null;
         table = null;
         connection = null;
     }

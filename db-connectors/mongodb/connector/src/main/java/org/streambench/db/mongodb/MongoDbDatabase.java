@@ -7,17 +7,24 @@ import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.MongoException;
 import com.mongodb.WriteConcern;
+import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.FindIterable;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.InsertManyOptions;
+import com.mongodb.client.model.InsertOneModel;
 import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.ReplaceOneModel;
+import com.mongodb.client.model.WriteModel;
 import com.mongodb.client.result.UpdateResult;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -145,21 +152,66 @@ public final class MongoDbDatabase implements Database {
     public Optional<StoredRecord> read(String id) {
         try {
             Document found = collection.find(eq("_id", id)).first();
-            if (found == null) {
-                return Optional.empty();
-            }
-            SensorRecord record = new SensorRecord(
-                    id,
-                    found.getInteger("int_1"),
-                    found.getInteger("int_2"),
-                    found.getInteger("int_3"),
-                    found.getDouble("double_1"),
-                    found.getDouble("double_2"),
-                    found.getDouble("double_3"));
-            return Optional.of(
-                    new StoredRecord(record, found.get("payload", Binary.class).getData()));
+            return found == null ? Optional.empty() : Optional.of(decode(found));
         } catch (MongoException e) {
             throw failure("read " + id, e);
+        }
+    }
+
+    private static StoredRecord decode(Document found) {
+        SensorRecord record = new SensorRecord(
+                found.getString("_id"),
+                found.getInteger("int_1"),
+                found.getInteger("int_2"),
+                found.getInteger("int_3"),
+                found.getDouble("double_1"),
+                found.getDouble("double_2"),
+                found.getDouble("double_3"));
+        return new StoredRecord(record, found.get("payload", Binary.class).getData());
+    }
+
+    /** One find({_id: {$in: [...]}}) for the batch. */
+    @Override
+    public Map<String, StoredRecord> readAll(Collection<String> ids) {
+        try {
+            Map<String, StoredRecord> found = new HashMap<>();
+            for (Document document : collection.find(in("_id", ids))) {
+                StoredRecord stored = decode(document);
+                found.put(stored.record().id(), stored);
+            }
+            return found;
+        } catch (MongoException e) {
+            throw failure("read a batch of " + ids.size() + " keys", e);
+        }
+    }
+
+    /**
+     * One unordered bulkWrite of the batch's inserts and replacements (a collection's bulkWrite: the
+     * client-level bulkWrite of MongoDB 8 is not one the emulator takes); an update that matched no
+     * document fails the batch, as a single update would.
+     */
+    @Override
+    public void writeAll(List<Write> writes) {
+        List<WriteModel<Document>> models = new ArrayList<>();
+        long updates = 0;
+        for (Write write : writes) {
+            Document document = document(write.record(), write.blob());
+            if (write.insert()) {
+                models.add(new InsertOneModel<>(document));
+            } else {
+                models.add(new ReplaceOneModel<>(eq("_id", write.record().id()), document));
+                updates++;
+            }
+        }
+        BulkWriteResult result;
+        try {
+            result = collection.bulkWrite(models, new BulkWriteOptions().ordered(false));
+        } catch (MongoException e) {
+            throw failure("write a batch of " + writes.size() + " records", e);
+        }
+        if (result.wasAcknowledged() && result.getMatchedCount() != updates) {
+            throw new DatabaseException("mongodb: the updates of a batch matched " + result.getMatchedCount()
+                    + " documents, expected " + updates);
         }
     }
 

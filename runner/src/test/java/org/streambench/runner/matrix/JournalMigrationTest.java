@@ -1,0 +1,49 @@
+package org.streambench.runner.matrix;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A journal of the layout before access modes (version 1, as bench matrix wrote it until then)
+ * still resumes: its cells read as sync cells with the folders they had, its plan as sync only,
+ * and it is written back in the current layout.
+ */
+class JournalMigrationTest {
+
+    @Test
+    void aLayoutOneJournalReadsAsSyncCellsInTheirOldFolders(@TempDir Path dir) throws IOException {
+        try (InputStream old = JournalMigrationTest.class.getResourceAsStream("/matrix-v1.json")) {
+            Files.copy(old, dir.resolve(Journal.FILE));
+        }
+        Journal journal = Journal.read(dir);
+        assertEquals(List.of(Cell.SYNC), journal.plan().accesses());
+        List<Journal.Entry> entries = journal.entries();
+        assertEquals(4, entries.size());
+        assertTrue(entries.stream().allMatch(e -> e.cell.access().equals(Cell.SYNC)));
+        assertEquals("flink/cassandra/read/1/rep-1", entries.get(0).cell.id(), "the folder it had");
+        assertEquals(
+                List.of(Journal.State.OK, Journal.State.OK, Journal.State.RUNNING, Journal.State.PENDING),
+                entries.stream().map(e -> e.state).toList());
+
+        journal.save();
+        String written = Files.readString(dir.resolve(Journal.FILE));
+        assertTrue(written.contains("\"version\" : 2"), written);
+        assertEquals(List.of(Cell.SYNC), Journal.read(dir).plan().accesses());
+    }
+
+    @Test
+    void aNonSyncCellHasAFolderOfItsModeAndSyncKeepsTheStudysFolders() {
+        assertEquals(
+                "spark/cassandra/insert/1/batch-100-linger-20ms/rep-2",
+                new Cell("spark", "cassandra", "insert", 1, "batch:100,linger=20ms", 2).id());
+        assertEquals("spark/cassandra/insert/1/rep-2", new Cell("spark", "cassandra", "insert", 1, 2).id());
+    }
+}
