@@ -5,11 +5,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.engine.EngineProvider;
+import org.streambench.operators.engine.Settings;
 import org.streambench.operators.engine.YarnJob;
 
 /** Apache Flink, as the runner sees it: the job JVM runs {@link FlinkJob} in a local MiniCluster, or on YARN. */
@@ -35,6 +37,21 @@ public final class FlinkEngine implements EngineProvider {
     @Override
     public String module() {
         return MODULE;
+    }
+
+    /**
+     * How long a network buffer between the generator and the processing operator may wait to fill
+     * before it is sent (Flink's own default, 100 ms): at a rate that fills no buffer sooner, it is a
+     * floor under the end-to-end latency. 0 sends every record at once.
+     */
+    @Override
+    public Map<String, String> defaultSettings() {
+        return Map.of(FlinkJob.BUFFER_TIMEOUT, "100");
+    }
+
+    @Override
+    public void checkSettings(Map<String, String> settings) {
+        Settings.requireNonNegativeInt(settings, FlinkJob.BUFFER_TIMEOUT);
     }
 
     @Override

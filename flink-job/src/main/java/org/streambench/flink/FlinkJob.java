@@ -33,6 +33,7 @@ import org.streambench.operators.ProcessingOperator;
  */
 public final class FlinkJob {
 
+    static final String BUFFER_TIMEOUT = "bufferTimeoutMillis";
     private static final String LOOPBACK = "127.0.0.1";
     /** A call that has not completed in this long has hung: the job fails instead of waiting forever. */
     private static final long ASYNC_TIMEOUT_MINUTES = 10;
@@ -45,6 +46,7 @@ public final class FlinkJob {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration());
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.disableOperatorChaining();
+        env.setBufferTimeout(Long.parseLong(spec.engineSetting(BUFFER_TIMEOUT, "100")));
         KeyedStream<TimedRecord, String> keyed = env.fromSource(
                         new GeneratorSource(spec),
                         WatermarkStrategy.noWatermarks(),

@@ -2,6 +2,7 @@ package org.streambench.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -59,5 +60,15 @@ class FlinkEngineTest {
                 String.join(", ", job.requestedResources().values()),
                 "what the run records as asked of YARN");
         assertFalse(String.join(" ", command).contains("s3cret"), "no password on the submitter's command line");
+    }
+
+    @Test
+    void theBufferTimeoutIsFlinksOwnDefaultUnlessSetToAWholeNumberOfAtLeastZero() {
+        FlinkEngine flink = new FlinkEngine();
+        assertEquals(Map.of("bufferTimeoutMillis", "100"), flink.defaultSettings());
+        flink.checkSettings(Map.of("bufferTimeoutMillis", "0"));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> flink.checkSettings(Map.of("bufferTimeoutMillis", "-1")));
+        assertEquals("--engine-setting bufferTimeoutMillis '-1' must be a whole number of at least 0", e.getMessage());
     }
 }

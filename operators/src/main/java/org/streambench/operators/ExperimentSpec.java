@@ -28,7 +28,7 @@ import org.streambench.generator.Pattern;
  * @param metricsHost        where the job's first worker serves its endpoint (further workers: any free port)
  * @param collector          the runner's collector URL that every worker of the job reports to;
  *                           empty for a job runtime used without a runner (tests)
- * @param engineSettings     engine options (Spark: batchIntervalMillis; Apex: streamLocality)
+ * @param engineSettings     engine options (Flink: bufferTimeoutMillis; Spark: batchIntervalMillis; Apex: streamLocality)
  * @param access             how the processing operator calls the database (sync, batch:N, async:K)
  */
 public record ExperimentSpec(

@@ -167,6 +167,12 @@ class EndToEndTest {
                     spec.get("engineSettings"),
                     "the micro-batch interval is recorded");
         }
+        if (engine.equals("flink")) {
+            assertEquals(
+                    Map.of("bufferTimeoutMillis", "100"),
+                    spec.get("engineSettings"),
+                    "the network buffer timeout is recorded");
+        }
         assertTrue(
                 String.valueOf(environment.get("databaseVersion")).startsWith("PostgreSQL 17"), environment.toString());
         assertEquals(
