@@ -19,6 +19,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.streambench.model.CapacityDocument;
 
 /**
  * Renders {@code DIR/report/}: {@code index.html} (opens offline), {@code results.csv} (one row per
@@ -95,6 +96,7 @@ public final class Report {
         try (Stream<Path> files = Files.walk(dir)) {
             folders = files.filter(p -> p.getFileName().toString().equals("result.json"))
                     .filter(p -> !dir.relativize(p).startsWith(FOLDER))
+                    .filter(p -> !inCapacitySearch(dir, p))
                     .map(Path::getParent)
                     .sorted()
                     .toList();
@@ -110,6 +112,18 @@ public final class Report {
         PlannedCells planned =
                 PlannedCells.read(dir, folders.stream().map(Path::normalize).collect(Collectors.toSet()));
         return new Report(dir, runs, planned, order, options);
+    }
+
+    /** A capacity search's steps are runs of one search, not results to rank (see {@link CapacityReport}). */
+    private static boolean inCapacitySearch(Path dir, Path resultFile) {
+        for (Path folder = resultFile.getParent();
+                folder != null && folder.startsWith(dir);
+                folder = folder.getParent()) {
+            if (Files.exists(folder.resolve(CapacityDocument.FILE))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The matrix's plan when DIR is a matrix folder (with the planned experiments that have no result); else null. */

@@ -408,8 +408,8 @@ class BadInputTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "''|bench needs a command: run, matrix, report, quickstart, db, monitor, yarn, swarm, help (see: ./bench --help)",
-                "bogus|'bogus' is not a command of bench; use one of: run, matrix, report, quickstart, db, monitor, yarn,",
+                "''|bench needs a command: run, matrix, capacity, report, quickstart, db, monitor, yarn, swarm, help (see: ./bench --help)",
+                "bogus|'bogus' is not a command of bench; use one of: run, matrix, capacity, report, quickstart, db, monitor,",
                 "db|bench db needs a command: start, stop, status (see: ./bench db --help)",
                 "yarn strat|'strat' is not a command of bench yarn; use one of: start, stop, status (see: ./bench yarn --help)",
                 "monitor|bench monitor needs a command: start, stop, status (see: ./bench monitor --help)"
@@ -450,6 +450,51 @@ class BadInputTest {
         assertEquals(1, err.lines().count(), "exactly one line: " + err);
         assertTrue(err.startsWith("bench: "), err);
         return err;
+    }
+
+    /** bench capacity's own options, checked before a server or job starts; nothing written. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--slo|50ms|--slo '50ms' must look like p99=50ms",
+                "--slo|p95=50ms|--slo 'p95=50ms' must look like p99=50ms",
+                "--slo|p99=0ms|--slo 'p99=0ms' must be from 1 us to 1 hour",
+                "--parallelisms|1,x|--parallelisms 'x' must be a positive whole number",
+                "--parallelisms|2,2|--parallelisms names a parallelism twice: 2,2",
+                "--parallelisms|500|--parallelisms 500 is more than 128",
+                "--max-steps|0|--max-steps '0' must be a positive whole number",
+                "--max-time|0s|--max-time '0s' leaves no time for a step",
+                "--rate|100|bench capacity sets the rate of every step itself; leave out --rate",
+                "--parallelism|2|bench capacity takes --parallelisms (a list), not --parallelism"
+            })
+    void capacityRejectsABadSearch(String option, String value, String message) {
+        Path out = tmp.resolve("capacity");
+        List<String> args = new ArrayList<>(List.of(
+                "capacity",
+                "--engine",
+                "flink",
+                "--db",
+                "noop",
+                "--pattern",
+                "insert",
+                "--blob",
+                "1",
+                "--duration",
+                "2s",
+                "--warmup",
+                "1s",
+                "--metrics-port",
+                "0",
+                "--out",
+                out.toString()));
+        if (!option.equals("--slo")) {
+            args.addAll(List.of("--slo", "p99=50ms"));
+        }
+        args.addAll(List.of(option, value));
+        String err = oneLineRefusal(CliResult.bench(args.toArray(String[]::new)));
+        assertTrue(err.contains(message), "'" + message + "' not in: " + err);
+        assertFalse(Files.exists(out), "no result folder may be left behind");
     }
 
     @Test

@@ -38,6 +38,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
         subcommands = {
             RunCommand.class,
             MatrixCommand.class,
+            CapacityCommand.class,
             ReportCommand.class,
             QuickstartCommand.class,
             DbCommand.class,

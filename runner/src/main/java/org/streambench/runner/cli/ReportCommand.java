@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import java.util.zip.ZipException;
 import org.streambench.db.Databases;
 import org.streambench.local.UserError;
+import org.streambench.report.CapacityReport;
 import org.streambench.report.Comparison;
 import org.streambench.report.Report;
 import org.streambench.runner.experiment.Engines;
@@ -71,23 +72,38 @@ final class ReportCommand implements Callable<Integer> {
         }
         try (Results results = Results.open(dir);
                 Results other = compare == null ? null : Results.open(compare)) {
+            Path target = out != null ? out : results.defaultOut();
+            PrintWriter console = command.commandLine().getOut();
+            CapacityReport capacity = CapacityReport.of(results.root());
+            if (!capacity.isEmpty()) {
+                console.println("capacity searches: " + capacity.write(target));
+                if (!hasResultsBeside(results.root(), capacity)) {
+                    return 0;
+                }
+            }
             Report report = read(results, dir);
             Report otherReport = other == null ? null : read(other, compare);
-            Path index = report.write(
-                    out != null ? out : results.defaultOut(), otherReport, compare == null ? null : compare.toString());
+            Path index = report.write(target, otherReport, compare == null ? null : compare.toString());
             String unfinished = report.planned() == null
                             || report.planned().missing().isEmpty()
                     ? ""
                     : " (UNFINISHED MATRIX: " + report.planned().missing().size() + " of "
                             + report.planned().planned() + " planned experiments have no result; resume it with "
                             + "./bench matrix --resume " + dir + ")";
-            PrintWriter console = command.commandLine().getOut();
             console.println(report.rankingSummary());
             if (otherReport != null) {
                 console.println(Comparison.of(report, otherReport).summary());
             }
             console.println("report of " + report.runs().size() + " runs" + unfinished + ": " + index);
             return 0;
+        }
+    }
+
+    /** Whether runs lie beside the capacity searches (their steps aside): then the usual report is written too. */
+    private static boolean hasResultsBeside(Path root, CapacityReport capacity) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(p -> p.getFileName().toString().equals("result.json"))
+                    .anyMatch(p -> capacity.folders().stream().noneMatch(p::startsWith));
         }
     }
 

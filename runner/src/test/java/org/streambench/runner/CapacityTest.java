@@ -1,0 +1,133 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.streambench.model.CapacityDocument;
+import org.streambench.model.CapacityJson;
+import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
+
+/**
+ * bench capacity against a database of known speed: the noop connector with callMicros=N takes N µs
+ * per call, so an insert-only pipeline of parallelism p has a capacity of about p x 1,000,000 / N
+ * records/s (less the harness's own cost); the search must find it within 10 %. An objective no rate
+ * can meet ends with "no rate met the objective", exit 1. The heavy ones (parallelism 2, a real
+ * PostgreSQL) carry the tag "capacity" ({@code ./bench test --heavy}).
+ */
+@Tag("integration")
+class CapacityTest {
+
+    private static final int CALL_MICROS = 2_000;
+
+    @Test
+    void findsTheKnownCapacityOfADatabaseOfKnownSpeed(@TempDir Path tmp) throws Exception {
+        CapacityDocument.Search search = noopSearch(tmp, 1, "p99=2s");
+        double known = 1_000_000.0 / CALL_MICROS;
+        assertNotNull(search.capacity(), search.stopReason());
+        assertTrue(
+                Math.abs(search.capacity() - known) <= 0.10 * known,
+                "capacity " + search.capacity() + " vs the known " + known + ": " + search.steps());
+    }
+
+    @Tag("capacity")
+    @Test
+    void findsItAtParallelismTwo(@TempDir Path tmp) throws Exception {
+        CapacityDocument.Search search = noopSearch(tmp, 2, "p99=2s");
+        double known = 2 * 1_000_000.0 / CALL_MICROS;
+        assertNotNull(search.capacity(), search.stopReason());
+        assertTrue(
+                Math.abs(search.capacity() - known) <= 0.10 * known,
+                "capacity " + search.capacity() + " vs the known " + known + ": " + search.steps());
+    }
+
+    @Test
+    void anObjectiveNoRateMeetsEndsWithExitOneAndSaysSo(@TempDir Path tmp) throws Exception {
+        CliResult run = capacity(
+                tmp, "noop", "insert", "1", "p99=1us", "--db-setting", "callMicros=" + CALL_MICROS, "--max-steps", "2");
+        assertEquals(1, run.code(), run.toString());
+        assertTrue(run.out().contains("p=1: no rate met the objective"), run.out());
+        CapacityDocument document = CapacityJson.read(tmp.resolve("capacity").resolve(CapacityDocument.FILE));
+        assertNull(document.searches().get(0).capacity());
+        assertEquals(2, document.searches().get(0).steps().size(), "bounded by --max-steps");
+        assertTrue(document.searches().get(0).steps().stream().noneMatch(CapacityDocument.Step::passed));
+    }
+
+    @Tag("capacity")
+    @Test
+    void aRealPipelineHasACapacityAndEveryStepVerified(@TempDir Path tmp) throws Exception {
+        ServerState postgres = TestServers.start("postgresql");
+        CliResult run = capacity(
+                tmp,
+                "postgresql",
+                "update",
+                "10000",
+                "p99=200ms",
+                "--db-port",
+                Integer.toString(postgres.port()),
+                "--keys",
+                "2000",
+                "--max-steps",
+                "4");
+        CapacityDocument document = CapacityJson.read(tmp.resolve("capacity").resolve(CapacityDocument.FILE));
+        CapacityDocument.Search search = document.searches().get(0);
+        assertEquals(0, run.code(), run.toString());
+        assertNotNull(search.capacity());
+        assertTrue(search.capacity() <= search.probeThroughput() * 1.05, "no more than it did unthrottled");
+        for (CapacityDocument.Step step : search.steps()) {
+            assertTrue(Files.isRegularFile(
+                    tmp.resolve("capacity").resolve(step.folder()).resolve("result.json")));
+            assertNull(step.runError(), "every step's run verified: " + step);
+        }
+    }
+
+    private static CapacityDocument.Search noopSearch(Path tmp, int parallelism, String slo) throws Exception {
+        CliResult run = capacity(
+                tmp, "noop", "insert", Integer.toString(parallelism), slo, "--db-setting", "callMicros=" + CALL_MICROS);
+        assertEquals(0, run.code(), run.toString());
+        CapacityDocument document = CapacityJson.read(tmp.resolve("capacity").resolve(CapacityDocument.FILE));
+        assertEquals(
+                List.of(parallelism),
+                document.searches().stream()
+                        .map(CapacityDocument.Search::parallelism)
+                        .toList());
+        return document.searches().get(0);
+    }
+
+    private static CliResult capacity(
+            Path tmp, String database, String pattern, String parallelisms, String slo, String... extra)
+            throws Exception {
+        java.util.List<String> args = new java.util.ArrayList<>(List.of(
+                "capacity",
+                "--engine",
+                "flink",
+                "--db",
+                database,
+                "--pattern",
+                pattern,
+                "--blob",
+                "100",
+                "--parallelisms",
+                parallelisms,
+                "--slo",
+                slo,
+                "--warmup",
+                "2s",
+                "--duration",
+                "4s",
+                "--metrics-port",
+                "0",
+                "--out",
+                tmp.resolve("capacity").toString()));
+        args.addAll(List.of(extra));
+        return CliResult.bench(args.toArray(String[]::new));
+    }
+}
