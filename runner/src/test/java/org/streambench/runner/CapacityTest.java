@@ -69,7 +69,7 @@ class CapacityTest {
                 tmp,
                 "postgresql",
                 "update",
-                "10000",
+                "1",
                 "p99=200ms",
                 "--db-port",
                 Integer.toString(postgres.port()),
@@ -77,9 +77,9 @@ class CapacityTest {
                 "2000",
                 "--max-steps",
                 "4");
+        assertEquals(0, run.code(), run.toString());
         CapacityDocument document = CapacityJson.read(tmp.resolve("capacity").resolve(CapacityDocument.FILE));
         CapacityDocument.Search search = document.searches().get(0);
-        assertEquals(0, run.code(), run.toString());
         assertNotNull(search.capacity());
         assertTrue(search.capacity() <= search.probeThroughput() * 1.05, "no more than it did unthrottled");
         for (CapacityDocument.Step step : search.steps()) {
