@@ -1,9 +1,11 @@
 package org.streambench.model;
 
 import java.util.List;
+import java.util.Map;
 
 /**
- * A capacity search's {@code capacity.json}: what was searched, the objective, the search's bounds,
+ * A capacity search's {@code capacity.json}: what was searched (with the engine settings, which
+ * shape latency: Flink's buffer timeout, Spark's micro-batch interval), the objective, the search's bounds,
  * and per parallelism the unthrottled probe, every step and the capacity found (null: no rate met the
  * objective). Written by {@code bench capacity}, read by {@code bench report}, both through {@link CapacityJson}.
  */
@@ -14,6 +16,7 @@ public record CapacityDocument(
         String pattern,
         int blobBytes,
         String access,
+        Map<String, String> engineSettings,
         Objective objective,
         Bounds bounds,
         List<Search> searches,

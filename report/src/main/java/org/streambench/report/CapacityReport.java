@@ -95,7 +95,7 @@ public final class CapacityReport {
                     .append(" steps or ")
                     .append(d.bounds().maxSeconds())
                     .append(" s per parallelism.")
-                    .append(folder.isEmpty() ? "" : " Folder: " + Report.esc(folder))
+                    .append(folder.isEmpty() ? "" : " Folder: " + Report.esc(folder) + ".")
                     .append(" Started ")
                     .append(Report.esc(d.startedAt()))
                     .append(", commit ")
@@ -156,8 +156,8 @@ public final class CapacityReport {
 
     private String capacityByParallelism(Path out) throws IOException {
         CategoryChart chart = new CategoryChartBuilder()
-                .width(640)
-                .height(380)
+                .width(900)
+                .height(320 + 22 * searches.size()) // room for the legend, one line per search
                 .title("Capacity by parallelism")
                 .xAxisTitle("parallelism")
                 .yAxisTitle("records/s")
@@ -169,7 +169,14 @@ public final class CapacityReport {
                 .distinct()
                 .sorted((a, b) -> Integer.compare(Integer.parseInt(a), Integer.parseInt(b)))
                 .toList();
-        for (CapacityDocument d : searches) {
+        List<String> used = new ArrayList<>();
+        for (int i = 0; i < searches.size(); i++) {
+            CapacityDocument d = searches.get(i);
+            String series = label(d);
+            if (used.contains(series)) {
+                series += " (" + dir.relativize(files.get(i).getParent()) + ")";
+            }
+            used.add(series);
             List<Double> values = new ArrayList<>();
             for (String level : levels) {
                 values.add(d.searches().stream()
@@ -178,7 +185,7 @@ public final class CapacityReport {
                         .findFirst()
                         .orElse(0.0));
             }
-            chart.addSeries(label(d), levels, values);
+            chart.addSeries(series, levels, values);
         }
         BitmapEncoder.saveBitmap(
                 chart, out.resolve("capacity-by-parallelism").toString(), BitmapEncoder.BitmapFormat.PNG);
@@ -189,7 +196,7 @@ public final class CapacityReport {
         XYChart chart = new XYChartBuilder()
                 .width(640)
                 .height(380)
-                .title("End-to-end p99 by offered rate: " + label(d))
+                .title("End-to-end p99 by offered rate")
                 .xAxisTitle("offered rate (records/s)")
                 .yAxisTitle("p99 (ms)")
                 .build();
@@ -222,8 +229,22 @@ public final class CapacityReport {
         return name + ".png";
     }
 
+    /** What was searched: the pipeline, the engine settings it ran with and the objective. */
     private static String label(CapacityDocument d) {
-        return d.engine() + " x " + d.database() + ", " + d.pattern() + ", " + d.blobBytes() + " B, " + d.access();
+        StringBuilder label = new StringBuilder(
+                d.engine() + " x " + d.database() + ", " + d.pattern() + ", " + d.blobBytes() + " B, " + d.access());
+        if (d.engineSettings() != null) {
+            d.engineSettings()
+                    .forEach((key, value) ->
+                            label.append(", ").append(key).append('=').append(value));
+        }
+        return label.append(", p99 <= ")
+                .append(millis(d.objective().p99Micros()))
+                .toString();
+    }
+
+    private static String millis(long micros) {
+        return String.format(Locale.ROOT, "%.1f ms", micros / 1000.0);
     }
 
     private static String micros(Long value) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.model.CapacityDocument;
@@ -32,7 +33,9 @@ class CapacityReportTest {
         CapacityReport capacity = CapacityReport.of(dir);
         Path page = capacity.write(dir.resolve("report"));
         String html = Files.readString(page, StandardCharsets.UTF_8);
-        assertTrue(html.contains("flink x postgresql, update, 10000 B, sync"), html);
+        assertTrue(
+                html.contains("flink x postgresql, update, 10000 B, sync, bufferTimeoutMillis=100, p99 &lt;= 50.0 ms"),
+                html);
         assertTrue(html.contains(">1,800<"), "the capacity at parallelism 1: " + html);
         assertTrue(html.contains("no rate met the objective"), "parallelism 2 found none: " + html);
         assertTrue(html.contains("p99 80.0 ms above the objective 50.0 ms"), "a failed step's reason: " + html);
@@ -74,6 +77,7 @@ class CapacityReportTest {
                 "update",
                 10000,
                 "sync",
+                Map.of("bufferTimeoutMillis", "100"),
                 new CapacityDocument.Objective(50_000, 0.99, "end-to-end p99 <= 50.0 ms"),
                 new CapacityDocument.Bounds(8, 1800, 0.05),
                 List.of(

@@ -314,6 +314,7 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
                 base.pattern().cliName(),
                 base.blobBytes(),
                 base.access().toString(),
+                base.engineSettings(),
                 new CapacityDocument.Objective(objective.p99Micros(), 0.99, objective.describe()),
                 new CapacityDocument.Bounds(
                         bounds.maxSteps(), TimeUnit.NANOSECONDS.toSeconds(bounds.maxNanos()), bounds.tolerance()),
