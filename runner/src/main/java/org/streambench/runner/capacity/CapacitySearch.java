@@ -10,7 +10,8 @@ import java.util.function.LongSupplier;
  * rates ({@link Pipeline}), each one a step that passes or fails ({@link Step#judge}).
  * <p>
  * The search starts from an unthrottled probe's throughput T (what the pipeline does when it is
- * never held back) and tries 0.9 T first. While no rate has passed it halves the rate (a pipeline
+ * never held back) and tries 0.9 T first. While no rate has passed it goes to 0.95 of what the
+ * failed step processed, when that fell short of its target, and else halves the rate (a pipeline
  * whose latency objective is tight may pass only far below T); once one has, it bisects between
  * the highest rate that passed and the lowest that failed, until they are within {@code tolerance}
  * of each other. This is sound when passing is monotone in the rate (a pipeline that keeps up, within
@@ -27,6 +28,9 @@ public final class CapacitySearch {
     static final double ABOVE_PROBE = 1.05;
     /** A step passes only if the pipeline processed at least this share of its target. */
     static final double ACHIEVED_SHARE = 0.99;
+
+    /** After a step that fell short of its target, the next one goes to this share of what it processed. */
+    static final double BELOW_PROCESSED = 0.95;
 
     static final double LOWEST_RATE = 1;
 
@@ -136,7 +140,7 @@ public final class CapacitySearch {
                         bounds.tolerance() * 100);
                 break;
             }
-            double next = lo > 0 ? Math.floor((lo + hi) / 2) : Math.floor(rate / 2);
+            double next = lo > 0 ? Math.floor((lo + hi) / 2) : belowAFailure(step);
             if (next < LOWEST_RATE || next == rate) {
                 stop = lo > 0
                         ? "the rates cannot be told apart any closer"
@@ -146,6 +150,18 @@ public final class CapacitySearch {
             rate = next;
         }
         return new Result(probeThroughput, lo > 0 ? lo : null, List.copyOf(steps), stop);
+    }
+
+    /**
+     * The next rate while nothing has passed: half the failed one, or, when the failed step processed
+     * less than its target, just below what it did process (a pipeline that kept up with 1,400 of
+     * 1,600 records/s is tried at 1,330, not 800).
+     */
+    static double belowAFailure(Step failed) {
+        double half = Math.floor(failed.target() / 2);
+        return failed.achieved() < ACHIEVED_SHARE * failed.target()
+                ? Math.max(half, Math.floor(BELOW_PROCESSED * failed.achieved()))
+                : half;
     }
 
     /** Hears of every step as it ends (the progress line). */
