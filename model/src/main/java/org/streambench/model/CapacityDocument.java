@@ -21,7 +21,8 @@ public record CapacityDocument(
         Bounds bounds,
         List<Search> searches,
         String startedAt,
-        String commit) {
+        String commit)
+        implements Versioned {
 
     public static final String FILE = "capacity.json";
     public static final int SCHEMA_VERSION = 1;

@@ -408,8 +408,8 @@ class BadInputTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "''|bench needs a command: run, matrix, capacity, report, quickstart, db, monitor, yarn, swarm, help (see: ./bench --help)",
-                "bogus|'bogus' is not a command of bench; use one of: run, matrix, capacity, report, quickstart, db, monitor,",
+                "''|bench needs a command: run, matrix, capacity, ceiling, report, quickstart, db, monitor, yarn, swarm, help (see: ./bench --help)",
+                "bogus|'bogus' is not a command of bench; use one of: run, matrix, capacity, ceiling, report, quickstart, db,",
                 "db|bench db needs a command: start, stop, status (see: ./bench db --help)",
                 "yarn strat|'strat' is not a command of bench yarn; use one of: start, stop, status (see: ./bench yarn --help)",
                 "monitor|bench monitor needs a command: start, stop, status (see: ./bench monitor --help)"
@@ -493,6 +493,27 @@ class BadInputTest {
         }
         args.addAll(List.of(option, value));
         String err = oneLineRefusal(CliResult.bench(args.toArray(String[]::new)));
+        assertTrue(err.contains(message), "'" + message + "' not in: " + err);
+        assertFalse(Files.exists(out), "no result folder may be left behind");
+    }
+
+    /** bench ceiling's own options, checked before a server or tool starts; nothing written. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--db|cassandra|database cassandra has no ceiling tool yet; those that have one: postgresql, mariadb",
+                "--db|oracle|unknown database 'oracle'",
+                "--pattern|delete|unknown pattern 'delete'",
+                "--threads|0|--threads '0' must be a positive whole number",
+                "--threads|100|--threads 100 is more than 99",
+                "--blob|0|--blob '0' must be a positive whole number",
+                "--duration|0s|--duration '0s' measures nothing",
+                "--keys|x|--keys 'x' must be a positive whole number"
+            })
+    void ceilingRejectsBadInput(String option, String value, String message) {
+        Path out = tmp.resolve("ceiling");
+        String err = oneLineRefusal(CliResult.bench("ceiling", option, value, "--out", out.toString()));
         assertTrue(err.contains(message), "'" + message + "' not in: " + err);
         assertFalse(Files.exists(out), "no result folder may be left behind");
     }

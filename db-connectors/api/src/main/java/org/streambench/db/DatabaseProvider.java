@@ -1,6 +1,7 @@
 package org.streambench.db;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Makes a database known by name: the registry of databases. A connector module registers its
@@ -52,5 +53,10 @@ public interface DatabaseProvider {
     /** False for connectors that store nothing (noop): verification has nothing to check. */
     default boolean storesData() {
         return true;
+    }
+
+    /** The database's own load tool, run by {@code bench ceiling}; empty when there is none yet. */
+    default Optional<CeilingTool> ceilingTool() {
+        return Optional.empty();
     }
 }

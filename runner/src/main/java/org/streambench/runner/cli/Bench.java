@@ -39,6 +39,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             RunCommand.class,
             MatrixCommand.class,
             CapacityCommand.class,
+            CeilingCommand.class,
             ReportCommand.class,
             QuickstartCommand.class,
             DbCommand.class,

@@ -188,7 +188,7 @@ public final class DatabaseSession implements AutoCloseable {
         }
     }
 
-    Database database() {
+    public Database database() {
         return database;
     }
 
@@ -201,7 +201,7 @@ public final class DatabaseSession implements AutoCloseable {
     }
 
     /** The server's version, labelled when it is the suite's local server; an emulator says so either way. */
-    String version() {
+    public String version() {
         return localServer != null ? localServer.version() : database.serverVersion();
     }
 
@@ -211,7 +211,7 @@ public final class DatabaseSession implements AutoCloseable {
     }
 
     /** A warning that belongs next to every number measured against this database, or null. */
-    String note() {
+    public String note() {
         return localServer != null ? localServer.note() : database.serverCaveat();
     }
 
@@ -219,7 +219,7 @@ public final class DatabaseSession implements AutoCloseable {
      * Lets the database write out what reset and prefill left in memory and logs: the connector's
      * part, and for the suite's own server what its client protocol cannot do. Returns what was done.
      */
-    String settle() {
+    public String settle() {
         String done;
         try {
             done = database.settle();

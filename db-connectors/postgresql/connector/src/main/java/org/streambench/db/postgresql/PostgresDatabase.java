@@ -1,8 +1,10 @@
 package org.streambench.db.postgresql;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import org.streambench.db.CeilingTool;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.jdbc.JdbcDatabase;
@@ -72,6 +74,11 @@ public final class PostgresDatabase extends JdbcDatabase {
         @Override
         public Database create() {
             return new PostgresDatabase();
+        }
+
+        @Override
+        public Optional<CeilingTool> ceilingTool() {
+            return Optional.of(new PgbenchCeiling());
         }
     }
 }

@@ -1,0 +1,59 @@
+package org.streambench.db;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.streambench.generator.Pattern;
+
+/**
+ * A database's own load tool (or its field's standard one), driven with the processing operator's
+ * statements on the suite's table: the ceiling a pipeline's throughput is measured against. The
+ * runner has reset and prefilled the table as for a run; the tool runs unthrottled, one client per
+ * thread, one synchronous call after another, and says what it did so that the runner can check it
+ * in the database afterwards.
+ */
+public interface CeilingTool {
+
+    /** The tool as the user knows it, e.g. {@code pgbench}. */
+    String name();
+
+    /** The program that must be on the PATH. */
+    String program();
+
+    /** The Debian package that installs {@link #program()}. */
+    String debianPackage();
+
+    /**
+     * Runs the load into {@code workDir} (the tool's scripts and logs stay there) against the server
+     * that {@code settings} name (the connector's url, user, password, table).
+     */
+    Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception;
+
+    /** What to run: the operator's pattern and BLOB size on the prefilled key space, with this many clients. */
+    record Request(Pattern pattern, int blobBytes, long keys, int threads, int durationSeconds) {}
+
+    /**
+     * What the tool did: its version and command line, the operations it completed (one is one
+     * record's worth: a read; an insert; a read and an update; mixed: a read that misses and an
+     * insert, or a read and an update), over how many seconds, and their latencies in µs (null where
+     * the tool does not give it). {@code inserts} and {@code updates} count the writes, which the
+     * runner checks in the database; {@code insertedIds} are some keys the tool inserted.
+     */
+    record Measurement(
+            String version,
+            List<String> commandLine,
+            long operations,
+            double seconds,
+            long inserts,
+            long updates,
+            Double meanMicros,
+            Long p50Micros,
+            Long p99Micros,
+            Long maxMicros,
+            List<String> insertedIds,
+            String note) {
+
+        public double throughput() {
+            return seconds > 0 ? operations / seconds : 0;
+        }
+    }
+}

@@ -1,0 +1,96 @@
+-- streambench ceiling: the processing operator's statements on the suite's table, one synchronous
+-- call after another per thread, as prepared statements. Settings come from the environment:
+-- CEILING_TABLE, CEILING_PATTERN (read, insert, update, mixed), CEILING_KEYS, CEILING_BLOB (bytes),
+-- CEILING_COUNTS (each thread writes "<inserts> <updates>" to CEILING_COUNTS.<thread> when done).
+
+local columns = "int_1, int_2, int_3, double_1, double_2, double_3, payload"
+
+function thread_init()
+  table_name = os.getenv("CEILING_TABLE")
+  pattern = os.getenv("CEILING_PATTERN")
+  keys = tonumber(os.getenv("CEILING_KEYS"))
+  local size = tonumber(os.getenv("CEILING_BLOB"))
+  -- random bytes, which InnoDB cannot compress; one BLOB per thread, made once
+  local parts = {}
+  for i = 1, size do
+    parts[i] = string.char(math.random(0, 255))
+  end
+  blob = table.concat(parts)
+  inserts, updates, counter = 0, 0, 0
+
+  con = sysbench.sql.driver():connect()
+  read = con:prepare("SELECT " .. columns .. " FROM " .. table_name .. " WHERE id = ?")
+  read_id = read:bind_create(sysbench.sql.type.CHAR, 12)
+  read:bind_param(read_id)
+  insert = con:prepare("INSERT INTO " .. table_name .. " (id, " .. columns .. ") VALUES (?, 1, 2, 3, 1.5, 2.5, 3.5, ?)")
+  insert_id = insert:bind_create(sysbench.sql.type.CHAR, 12)
+  insert_blob = insert:bind_create(sysbench.sql.type.VARCHAR, size)
+  insert:bind_param(insert_id, insert_blob)
+  update = con:prepare("UPDATE " .. table_name .. " SET int_1 = int_1 + 1, int_2 = int_2 + 1, int_3 = int_3 + 1,"
+    .. " double_1 = double_1 + 1, double_2 = double_2 + 1, double_3 = double_3 + 1, payload = ? WHERE id = ?")
+  update_blob = update:bind_create(sysbench.sql.type.VARCHAR, size)
+  update_id = update:bind_create(sysbench.sql.type.CHAR, 12)
+  update:bind_param(update_blob, update_id)
+end
+
+local function existing_key()
+  return string.format("e%011d", sysbench.rand.uniform(0, keys - 1))
+end
+
+-- n + the thread's number (2 digits) + its own counter (9 digits): never a prefilled e... key
+local function new_key()
+  counter = counter + 1
+  return string.format("n%02d%09d", sysbench.tid, counter)
+end
+
+local function do_read(id)
+  read_id:set(id)
+  read:execute()
+end
+
+local function do_insert(id)
+  insert_id:set(id)
+  insert_blob:set(blob)
+  insert:execute()
+  inserts = inserts + 1
+end
+
+local function do_update(id)
+  update_blob:set(blob)
+  update_id:set(id)
+  update:execute()
+  updates = updates + 1
+end
+
+local flip = false
+
+function event()
+  if pattern == "read" then
+    do_read(existing_key())
+  elseif pattern == "insert" then
+    do_insert(new_key())
+  elseif pattern == "update" then
+    local id = existing_key()
+    do_read(id)
+    do_update(id)
+  else
+    -- mixed: half new keys (a read that misses, then an insert), half existing keys (read, update)
+    flip = not flip
+    if flip then
+      local id = new_key()
+      do_read(id)
+      do_insert(id)
+    else
+      local id = existing_key()
+      do_read(id)
+      do_update(id)
+    end
+  end
+end
+
+function thread_done()
+  local f = assert(io.open(os.getenv("CEILING_COUNTS") .. "." .. sysbench.tid, "w"))
+  f:write(inserts, " ", updates, "\n")
+  f:close()
+  con:disconnect()
+end

@@ -1,0 +1,182 @@
+package org.streambench.runner.ceiling;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.streambench.db.CeilingTool;
+import org.streambench.db.Database;
+import org.streambench.db.DatabaseException;
+import org.streambench.db.StoredRecord;
+import org.streambench.generator.Keys;
+import org.streambench.generator.Pattern;
+import org.streambench.generator.RecordGenerator;
+import org.streambench.local.Home;
+import org.streambench.model.CeilingDocument;
+import org.streambench.operators.Blob;
+import org.streambench.runner.experiment.DatabaseSession;
+
+/**
+ * One ceiling: the table reset and prefilled exactly as for a run (same keys, same BLOBs), the
+ * database settled, then its own load tool for the duration, then a check in the database that the
+ * tool wrote what it says it did (rows added against its inserts; the sum of int_1 over the
+ * prefilled keys against its updates, each of which adds 1; BLOB lengths).
+ */
+public final class CeilingRun {
+
+    /** Above this many bytes of prefilled rows, the keys are not read back one by one (the rows are still counted). */
+    static final long MAX_READ_BACK_BYTES = 1L << 30;
+
+    /** What to measure: the database's tool with the pipeline's pattern, BLOB, key space and parallelism as threads. */
+    public record Request(Pattern pattern, int blobBytes, long keys, int threads, int durationSeconds, long seed) {}
+
+    private CeilingRun() {}
+
+    public static CeilingDocument run(
+            Request request, String databaseName, CeilingTool tool, DatabaseSession session, Path dir, PrintWriter out)
+            throws InterruptedException {
+        String startedAt = Instant.now().toString();
+        Database database = session.database();
+        if (session.note() != null) {
+            out.println(session.note());
+        }
+        database.resetSchema();
+        if (request.pattern().needsExistingKeys()) {
+            out.printf(
+                    Locale.ROOT, "prefilling %,d keys with %,d-byte BLOBs ...%n", request.keys(), request.blobBytes());
+            Blob.Pool blobs = Blob.pool(request.blobBytes(), request.seed());
+            database.prefill(request.keys(), RecordGenerator::prefill, i -> blobs.forKey(Keys.existing(i)));
+        }
+        out.println("settled: " + session.settle());
+        long rowsBefore = database.countRows();
+        out.printf(
+                Locale.ROOT,
+                "running %s for %d s: %s, %,d B, %d thread%s ...%n",
+                tool.name(),
+                request.durationSeconds(),
+                request.pattern().cliName(),
+                request.blobBytes(),
+                request.threads(),
+                request.threads() == 1 ? "" : "s");
+        CeilingTool.Measurement measured = null;
+        String error = null;
+        try {
+            measured = tool.run(
+                    new CeilingTool.Request(
+                            request.pattern(),
+                            request.blobBytes(),
+                            request.keys(),
+                            request.threads(),
+                            request.durationSeconds()),
+                    new org.streambench.db.DatabaseSettings(session.settings()),
+                    dir);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            error = tool.name() + ": " + e.getMessage();
+        }
+        CeilingDocument.Verification verification =
+                measured == null ? null : verify(request, database, rowsBefore, measured, out);
+        String status = error != null ? "failed" : verification.ok() ? "ok" : "failed";
+        if (error == null && !verification.ok()) {
+            error = "the database does not hold what " + tool.name() + " says it wrote: " + verification.detail();
+        }
+        return new CeilingDocument(
+                CeilingDocument.SCHEMA_VERSION,
+                databaseName,
+                session.version(),
+                database.durabilitySettings(),
+                request.pattern().cliName(),
+                request.blobBytes(),
+                request.keys(),
+                request.threads(),
+                request.durationSeconds(),
+                new CeilingDocument.Tool(
+                        tool.name(),
+                        measured == null ? null : measured.version(),
+                        measured == null ? List.of() : measured.commandLine(),
+                        measured == null ? null : measured.note()),
+                measured == null
+                        ? null
+                        : new CeilingDocument.Result(
+                                measured.operations(),
+                                measured.seconds(),
+                                measured.throughput(),
+                                measured.meanMicros(),
+                                measured.p50Micros(),
+                                measured.p99Micros(),
+                                measured.maxMicros()),
+                verification,
+                status,
+                error,
+                startedAt,
+                Home.commit());
+    }
+
+    static CeilingDocument.Verification verify(
+            Request request, Database database, long rowsBefore, CeilingTool.Measurement measured, PrintWriter out) {
+        long rowsAfter = database.countRows();
+        List<String> problems = new ArrayList<>();
+        if (rowsAfter - rowsBefore != measured.inserts()) {
+            problems.add(String.format(
+                    Locale.ROOT, "%,d rows added, %,d inserts", rowsAfter - rowsBefore, measured.inserts()));
+        }
+        int blobsChecked = 0;
+        for (String id : measured.insertedIds()) {
+            Optional<StoredRecord> row = database.read(id);
+            if (row.isEmpty()) {
+                problems.add("inserted key " + id + " is not there");
+            } else if (row.get().blob().length != request.blobBytes()) {
+                problems.add("inserted key " + id + " holds " + row.get().blob().length + " B");
+            }
+            blobsChecked++;
+        }
+        Long int1Added = null;
+        String readBack;
+        if (!request.pattern().needsExistingKeys()) {
+            readBack = "no prefilled keys";
+        } else if (request.keys() * request.blobBytes() > MAX_READ_BACK_BYTES) {
+            readBack = "the prefilled keys were not read back (more than 1 GiB); their sum of int_1 is unchecked";
+        } else {
+            out.printf(Locale.ROOT, "reading back %,d keys ...%n", request.keys());
+            long added = 0;
+            long wrongBlobs = 0;
+            for (long i = 0; i < request.keys(); i++) {
+                String id = Keys.existing(i);
+                StoredRecord row =
+                        database.read(id).orElseThrow(() -> new DatabaseException("prefilled key " + id + " is gone"));
+                added += row.record().int1() - RecordGenerator.prefill(i).int1();
+                if (row.blob().length != request.blobBytes()) {
+                    wrongBlobs++;
+                }
+                blobsChecked++;
+            }
+            int1Added = added;
+            if (added != measured.updates()) {
+                problems.add(String.format(
+                        Locale.ROOT,
+                        "int_1 grew by %,d over the prefilled keys, %,d updates",
+                        added,
+                        measured.updates()));
+            }
+            if (wrongBlobs > 0) {
+                problems.add(wrongBlobs + " prefilled keys hold a BLOB of another length");
+            }
+            readBack = "every prefilled key read back";
+        }
+        boolean ok = problems.isEmpty();
+        String detail = ok
+                ? String.format(
+                        Locale.ROOT,
+                        "%,d inserts and %,d updates found in the database; %s",
+                        measured.inserts(),
+                        measured.updates(),
+                        readBack)
+                : String.join("; ", problems);
+        return new CeilingDocument.Verification(
+                rowsBefore, rowsAfter, measured.inserts(), measured.updates(), int1Added, blobsChecked, ok, detail);
+    }
+}

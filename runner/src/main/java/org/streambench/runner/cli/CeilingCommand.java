@@ -1,0 +1,218 @@
+package org.streambench.runner.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.streambench.db.CeilingTool;
+import org.streambench.db.DatabaseProvider;
+import org.streambench.db.Databases;
+import org.streambench.generator.Keys;
+import org.streambench.generator.Pattern;
+import org.streambench.local.UserError;
+import org.streambench.model.CeilingDocument;
+import org.streambench.model.CeilingJson;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.ceiling.CeilingRun;
+import org.streambench.runner.experiment.ConnectionOptions;
+import org.streambench.runner.experiment.DatabaseSession;
+import org.streambench.runner.experiment.Inputs;
+import org.streambench.runner.results.ResultFolder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(
+        name = "ceiling",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Run the database's own load tool with the processing operator's statements on the suite's table:"
+                    + " the ceiling a pipeline's throughput is measured against (see docs/ceiling.md).",
+            "The table is reset and prefilled as for a run; afterwards the database is checked to hold what the"
+                    + " tool says it wrote. Writes DIR/ceiling.json and the tool's scripts and logs."
+        },
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {
+            "0:the tool ran and the database holds what it wrote",
+            "1:the tool failed, or the database does not hold what it says it wrote",
+            "2:bad input, a database without a ceiling tool, or the tool is not installed (nothing written)"
+        })
+final class CeilingCommand implements Callable<Integer> {
+
+    static final int MAX_THREADS = 99;
+
+    @Option(names = "--db", defaultValue = "postgresql", description = "Database (default: ${DEFAULT-VALUE}).")
+    String database;
+
+    @Option(
+            names = "--pattern",
+            defaultValue = "update",
+            description = "read, insert, update or mixed, as the operator does them (default: ${DEFAULT-VALUE}).")
+    String pattern;
+
+    @Option(names = "--blob", defaultValue = "10000", description = "BLOB size in bytes (default: ${DEFAULT-VALUE}).")
+    String blob;
+
+    @Option(
+            names = "--threads",
+            defaultValue = "1",
+            description = "Clients, one synchronous call after another each; compare with --parallelism (default:"
+                    + " ${DEFAULT-VALUE}).")
+    String threads;
+
+    @Option(
+            names = "--duration",
+            defaultValue = "30s",
+            description = "How long the tool runs (default: ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(
+            names = "--keys",
+            defaultValue = "10000",
+            description = "Prefilled keys, as bench run's --keys (default: ${DEFAULT-VALUE}).")
+    String keys;
+
+    @Option(
+            names = "--seed",
+            defaultValue = "1",
+            description = "Seed of the prefill, as bench run's (default: ${DEFAULT-VALUE}).")
+    String seed;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Result folder (default: a new folder under results/).")
+    Path out;
+
+    @Mixin
+    ConnectionOptions connection;
+
+    @Spec
+    CommandSpec command;
+
+    @Override
+    @SuppressWarnings("try") // the claim of the result folder is held, unused, while the tool runs
+    public Integer call() throws Exception {
+        PrintWriter console = command.commandLine().getOut();
+        DatabaseProvider provider = Databases.provider(database)
+                .orElseThrow(() -> new UserError(
+                        "unknown database '" + database + "'; use one of: " + String.join(", ", Databases.names())));
+        CeilingTool tool = provider.ceilingTool()
+                .orElseThrow(() -> new UserError("database " + database + " has no ceiling tool yet; those that have"
+                        + " one: " + String.join(", ", withCeilingTool())));
+        CeilingRun.Request request = request();
+        requireInstalled(tool);
+        DatabaseSession.check(database, connection);
+        Path dir = out != null ? out : RunCommand.defaultResultDir("ceiling-" + database);
+        RunCommand.requireUsable(dir);
+        RunCommand.requireDiskSpace(
+                ExperimentSpec.builder("flink", database, request.pattern())
+                        .blobBytes(request.blobBytes())
+                        .keys(request.keys())
+                        .build(),
+                connection);
+        CeilingDocument document;
+        try (ResultFolder claimed = ResultFolder.claimEmpty(dir, "--out");
+                DatabaseSession session = DatabaseSession.open(database, connection, console)) {
+            document = CeilingRun.run(request, database, tool, session, dir, console);
+            Path tmp = dir.resolve(CeilingDocument.FILE + ".tmp");
+            Files.writeString(tmp, CeilingJson.write(document));
+            Files.move(tmp, dir.resolve(CeilingDocument.FILE), StandardCopyOption.ATOMIC_MOVE);
+        }
+        console.println(summary(document, dir));
+        return document.status().equals("ok") ? 0 : 1;
+    }
+
+    private CeilingRun.Request request() {
+        Pattern parsedPattern;
+        try {
+            parsedPattern = Pattern.parse(pattern);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        long blobBytes = Inputs.positiveLong("--blob", blob, " of bytes (the study used 1, 10000 and 100000)");
+        if (blobBytes > 16 << 20) {
+            throw new UserError("--blob " + blobBytes + " is larger than 16 MiB");
+        }
+        int threadCount = Inputs.positiveInt("--threads", threads, "");
+        if (threadCount > MAX_THREADS) {
+            throw new UserError("--threads " + threadCount + " is more than " + MAX_THREADS);
+        }
+        int seconds = Inputs.seconds("--duration", duration);
+        if (seconds < 1) {
+            throw new UserError("--duration '" + duration + "' measures nothing; give at least 1s");
+        }
+        long keyCount = Inputs.positiveLong("--keys", keys, "");
+        if (keyCount > Keys.MAX_EXISTING_KEYS) {
+            throw new UserError("--keys must be at most " + Keys.MAX_EXISTING_KEYS);
+        }
+        long seedValue;
+        try {
+            seedValue = Long.parseLong(seed.trim());
+        } catch (NumberFormatException e) {
+            throw new UserError("--seed '" + seed + "' must be a whole number");
+        }
+        return new CeilingRun.Request(parsedPattern, (int) blobBytes, keyCount, threadCount, seconds, seedValue);
+    }
+
+    static List<String> withCeilingTool() {
+        return Databases.names().stream()
+                .filter(name -> Databases.provider(name)
+                        .flatMap(DatabaseProvider::ceilingTool)
+                        .isPresent())
+                .toList();
+    }
+
+    /** ./bench installs the tools (apt-get) before it starts Java; a tool missing here was not installable. */
+    private static void requireInstalled(CeilingTool tool) {
+        String path = System.getenv().getOrDefault("PATH", "");
+        for (String folder : path.split(":")) {
+            if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, tool.program()))) {
+                return;
+            }
+        }
+        throw new UserError(tool.name() + " is not installed; install it (apt-get install " + tool.debianPackage()
+                + ", which ./bench does by itself when it runs as root) and retry");
+    }
+
+    static String summary(CeilingDocument d, Path dir) {
+        String what = String.format(
+                Locale.ROOT,
+                "%s ceiling (%s), %s, %d B, %d thread%s",
+                d.database(),
+                d.tool().name(),
+                d.pattern(),
+                d.blobBytes(),
+                d.threads(),
+                d.threads() == 1 ? "" : "s");
+        if (d.result() == null) {
+            return what + ": FAILED: " + d.error() + " -> " + dir;
+        }
+        String latency = d.result().p99Micros() == null
+                ? ""
+                : String.format(
+                        Locale.ROOT,
+                        ", latency p50 %s, p99 %s",
+                        micros(d.result().p50Micros()),
+                        micros(d.result().p99Micros()));
+        return String.format(
+                Locale.ROOT,
+                "%s: %,.0f operations/s%s; %s%s -> %s",
+                what,
+                d.result().throughput(),
+                latency,
+                d.verification().ok() ? "verified: " : "NOT VERIFIED: ",
+                d.verification().detail(),
+                dir);
+    }
+
+    private static String micros(Long micros) {
+        if (micros == null) {
+            return "-";
+        }
+        return micros >= 1000 ? String.format(Locale.ROOT, "%.1f ms", micros / 1000.0) : micros + " µs";
+    }
+}
