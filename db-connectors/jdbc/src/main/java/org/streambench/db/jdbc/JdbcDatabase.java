@@ -59,14 +59,14 @@ public abstract class JdbcDatabase implements Database {
     /** The words the database's SQL reserves: no table may be named so. */
     protected abstract Set<String> reservedWords();
 
-    /** Driver properties that make batched inserts fast; added to the user's settings. */
-    protected abstract Properties batchProperties();
+    /** The driver properties the connector sets (statement protocol, batching, timeouts); the user and password are added. */
+    protected abstract Properties driverProperties();
 
     @Override
     public void open(DatabaseSettings settings) {
         String url = settings.require("url", name());
         table = settings.identifier("table", DEFAULT_TABLE, name(), "SQL", reservedWords());
-        Properties properties = batchProperties();
+        Properties properties = driverProperties();
         properties.setProperty("user", settings.get("user", ""));
         properties.setProperty("password", settings.get("password", ""));
         try {

@@ -47,7 +47,7 @@ public final class PostgresDatabase extends JdbcDatabase {
     }
 
     @Override
-    protected Properties batchProperties() {
+    protected Properties driverProperties() {
         Properties properties = new Properties();
         properties.setProperty("reWriteBatchedInserts", "true");
         properties.setProperty(
