@@ -21,7 +21,7 @@ import org.streambench.servers.TestServers;
  * per call, so an insert-only pipeline of parallelism p has a capacity of about p x 1,000,000 / N
  * records/s (less the harness's own cost); the search must find it within 10 %. An objective no rate
  * can meet ends with "no rate met the objective", exit 1. The heavy ones (parallelism 2, a real
- * PostgreSQL) carry the tag "capacity" ({@code ./bench test --heavy}).
+ * PostgreSQL) carry the tag "capacity" ({@code ./bench test --capacity}).
  */
 @Tag("integration")
 class CapacityTest {
