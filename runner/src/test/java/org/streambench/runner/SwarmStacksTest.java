@@ -65,6 +65,58 @@ class SwarmStacksTest {
         }
     }
 
+    /** What a swarm of one 2-core node without IPVS (bench swarm up) can run; see docs/swarm.md. */
+    @Test
+    void singleNodeStacksScheduleOnOneNodeWithImagesTheSuiteBuilds() throws Exception {
+        List<Path> stacks;
+        try (Stream<Path> files = Files.list(SWARM.resolve("single-node"))) {
+            stacks = files.filter(p -> p.toString().endsWith(".yml")).sorted().toList();
+        }
+        assertFalse(stacks.isEmpty());
+        for (Path stack : stacks) {
+            assertTrue(
+                    Files.isRegularFile(SWARM.resolve(stack.getFileName())),
+                    stack.getFileName() + ": a profile of a full-size stack");
+            long reservedBytes = 0;
+            for (Map.Entry<String, JsonNode> service :
+                    iterable(stackConfig(stack).get("services"))) {
+                String where = stack.getFileName() + " service " + service.getKey();
+                JsonNode s = service.getValue();
+                String image = s.path("image").asText();
+                assertTrue(
+                        image.matches("local/streambench-[a-z0-9-]+:latest"),
+                        where + ": an image bench swarm images builds: " + image);
+                String name = image.substring("local/streambench-".length(), image.indexOf(':'));
+                assertTrue(
+                        Files.isRegularFile(
+                                SWARM.resolve("images").resolve(name).resolve("Dockerfile")),
+                        where + ": docker-swarm/images/" + name + "/Dockerfile");
+                JsonNode deploy = s.path("deploy");
+                assertEquals(
+                        "dnsrr", deploy.path("endpoint_mode").asText(), where + ": names resolve to tasks, no IPVS");
+                assertEquals(
+                        "node.role == manager",
+                        deploy.path("placement").path("constraints").path(0).asText(),
+                        where + ": placed on the one node");
+                JsonNode limits = deploy.path("resources").path("limits");
+                assertTrue(
+                        limits.path("cpus").asDouble() > 0
+                                && limits.path("cpus").asDouble() <= 2,
+                        where + ": at most 2 CPUs");
+                assertTrue(limits.has("memory"), where + ": a memory limit");
+                reservedBytes += deploy.path("resources")
+                        .path("reservations")
+                        .path("memory")
+                        .asLong();
+                for (JsonNode port : s.path("ports")) {
+                    assertEquals("host", port.path("mode").asText(), where + ": host-mode port, no routing mesh");
+                }
+                assertTrue(s.has("healthcheck"), where + ": health check");
+            }
+            assertTrue(reservedBytes <= 4L << 30, stack.getFileName() + ": reserves at most 4 GiB: " + reservedBytes);
+        }
+    }
+
     @Test
     void monitoringUsesTheRepositorysGrafanaFilesAndAtMostTwoCpus() throws Exception {
         JsonNode config = stackConfig(SWARM.resolve("monitoring.yml"));

@@ -1,10 +1,16 @@
 package org.streambench.runner.cli;
 
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.streambench.local.Home;
+import org.streambench.runner.swarm.LocalSwarm;
 import org.streambench.runner.swarm.Swarm;
+import org.streambench.runner.swarm.SwarmImages;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -12,16 +18,97 @@ import picocli.CommandLine.Spec;
         name = "swarm",
         mixinStandardHelpOptions = true,
         description = {
-            "The study's cluster on a Docker Swarm: the stacks of docker-swarm/ (see its README for node labels "
-                    + "and secrets), deployed as streambench-NAME. Run on a Swarm manager.",
-            "Deploy base and monitoring first, then one database at a time."
+            "The study's cluster on a Docker Swarm: the stacks of docker-swarm/, deployed as streambench-NAME.",
+            "On this machine: bench swarm up (a Docker engine and a swarm of one node of the suite's own), bench"
+                    + " swarm images (built offline), bench swarm deploy NAME --single-node, ..., bench swarm down.",
+            "On a real cluster's manager: bench swarm deploy NAME (see docker-swarm/README.md for node labels and"
+                    + " secrets); deploy base and monitoring first, then one database at a time."
         },
-        subcommands = {SwarmCommand.Deploy.class, SwarmCommand.Remove.class, SwarmCommand.Stacks.class})
+        subcommands = {
+            SwarmCommand.Up.class,
+            SwarmCommand.Down.class,
+            SwarmCommand.Images.class,
+            SwarmCommand.Deploy.class,
+            SwarmCommand.Remove.class,
+            SwarmCommand.Stacks.class
+        })
 final class SwarmCommand {
 
-    private static Swarm swarm(CommandSpec command) {
+    /** The single-node stacks: docker-swarm/single-node/NAME.yml. */
+    static final String SINGLE_NODE = "single-node";
+    /** How long deploy waits for a stack to be healthy. */
+    static final long HEALTHY_SECONDS = 600;
+
+    private static LocalSwarm local(CommandSpec command) {
+        return new LocalSwarm(Home.work(), command.commandLine().getOut());
+    }
+
+    private static Swarm swarm(CommandSpec command, boolean singleNode) {
+        var folder = Home.root().resolve("docker-swarm");
         return new Swarm(
-                Home.root().resolve("docker-swarm"), command.commandLine().getOut());
+                singleNode ? folder.resolve(SINGLE_NODE) : folder,
+                Swarm.host(local(command)),
+                command.commandLine().getOut());
+    }
+
+    @Command(
+            name = "up",
+            mixinStandardHelpOptions = true,
+            description = "Start a Docker engine of the suite's own (work/swarm/) and make it a swarm of one node on"
+                    + " 127.0.0.1, with the overlay network and the stacks' secrets (passwords generated, kept in"
+                    + " work/swarm/). Refuses when another dockerd runs.")
+    static final class Up implements Callable<Integer> {
+        @Spec
+        CommandSpec command;
+
+        @Override
+        public Integer call() throws Exception {
+            local(command).up();
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "down",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Remove the suite's stacks and their volumes, leave the swarm, stop its Docker engine and remove"
+                            + " its bridges; images stay for the next up.")
+    static final class Down implements Callable<Integer> {
+        @Spec
+        CommandSpec command;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = command.commandLine().getOut();
+            out.println(
+                    local(command).down()
+                            ? "swarm down: no container, network or engine of the suite runs"
+                            : "the suite's swarm was not running");
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "images",
+            mixinStandardHelpOptions = true,
+            description = "Build the single-node stacks' images offline in the suite's engine: Debian base images"
+                    + " with debootstrap, then docker-swarm/images/NAME/Dockerfile as local/streambench-NAME.")
+    static final class Images implements Callable<Integer> {
+        @Parameters(paramLabel = "NAME", arity = "0..*", description = "The images to build (default: all).")
+        List<String> names = List.of();
+
+        @Spec
+        CommandSpec command;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = command.commandLine().getOut();
+            double seconds = SwarmImages.of(Home.root().resolve("docker-swarm").resolve("images"), local(command), out)
+                    .build(names);
+            out.printf(Locale.ROOT, "images ready in %.1f s%n", seconds);
+            return 0;
+        }
     }
 
     /** A subcommand that acts on one stack, named on the command line. */
@@ -31,6 +118,12 @@ final class SwarmCommand {
                 description = "The stack, base, monitoring or a database; bench swarm stacks lists them.")
         String name;
 
+        @Option(
+                names = "--single-node",
+                description = "The stack's single-node profile (docker-swarm/single-node/NAME.yml), for the suite's"
+                        + " own swarm of one node.")
+        boolean singleNode;
+
         @Spec
         CommandSpec command;
 
@@ -38,19 +131,27 @@ final class SwarmCommand {
 
         @Override
         public Integer call() throws Exception {
-            return on(swarm(command), name);
+            return on(swarm(command, singleNode), name);
         }
     }
 
     @Command(
             name = "deploy",
             mixinStandardHelpOptions = true,
-            description = "docker stack deploy of docker-swarm/NAME.yml as streambench-NAME "
-                    + "(creates the overlay network 'streambench' if it is missing).")
+            description = "docker stack deploy of docker-swarm/NAME.yml as streambench-NAME (creates the overlay"
+                    + " network 'streambench' if it is missing); with --single-node it waits until every service"
+                    + " is healthy.")
     static final class Deploy extends OnOneStack {
         @Override
         int on(Swarm swarm, String stack) throws Exception {
-            return swarm.deploy(stack);
+            int code = swarm.deploy(stack);
+            if (code == 0 && singleNode) {
+                double seconds = swarm.awaitHealthy(stack, HEALTHY_SECONDS);
+                command.commandLine()
+                        .getOut()
+                        .printf(Locale.ROOT, "stack %s%s healthy after %.1f s%n", Swarm.STACK_PREFIX, stack, seconds);
+            }
+            return code;
         }
     }
 
@@ -64,12 +165,15 @@ final class SwarmCommand {
 
     @Command(name = "stacks", mixinStandardHelpOptions = true, description = "The stacks in docker-swarm/.")
     static final class Stacks implements Callable<Integer> {
+        @Option(names = "--single-node", description = "The single-node profiles instead.")
+        boolean singleNode;
+
         @Spec
         CommandSpec command;
 
         @Override
         public Integer call() throws Exception {
-            swarm(command).stacks().forEach(command.commandLine().getOut()::println);
+            swarm(command, singleNode).stacks().forEach(command.commandLine().getOut()::println);
             return 0;
         }
     }

@@ -1,16 +1,10 @@
 package org.streambench.runner.swarm;
 
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.streambench.local.UserError;
@@ -31,15 +25,27 @@ public final class Swarm {
      */
     public static final String DOCKER_HOST_PROPERTY = "streambench.docker.host";
 
-    /** Longer than docker stack deploy/rm take when they wait for the services. */
-    private static final long DOCKER_SECONDS = 600;
-
     private final Path folder;
     private final PrintWriter out;
+    private final Docker docker;
 
-    public Swarm(Path folder, PrintWriter out) {
+    /** The stacks of {@code folder} on the engine at {@code host} (null: the docker CLI's default). */
+    public Swarm(Path folder, String host, PrintWriter out) {
         this.folder = folder;
         this.out = out;
+        this.docker = new Docker(host);
+    }
+
+    /**
+     * The engine bench swarm talks to: the one a test names ({@link #DOCKER_HOST_PROPERTY}), else the
+     * suite's own local swarm while it runs, else the docker CLI's default (a user's Swarm manager).
+     */
+    public static String host(LocalSwarm local) {
+        String property = System.getProperty(DOCKER_HOST_PROPERTY);
+        if (property != null) {
+            return property;
+        }
+        return local.running().map(LocalSwarm.Running::host).orElse(null);
     }
 
     /** The stacks there are: the names of the .yml files in docker-swarm/. */
@@ -65,7 +71,7 @@ public final class Swarm {
 
     /** Throws a {@link UserError} unless the docker CLI is installed and talks to a Swarm manager. */
     public void requireManager() throws IOException, InterruptedException {
-        Result info;
+        Docker.Result info;
         try {
             info = docker(List.of("info", "--format", "{{.Swarm.LocalNodeState}} {{.Swarm.ControlAvailable}}"));
         } catch (IOException e) {
@@ -73,7 +79,7 @@ public final class Swarm {
                     + "); run bench swarm on a Swarm manager with docker installed");
         }
         if (info.code() != 0) {
-            throw new UserError("no Docker engine is reachable (docker info: " + firstLine(info.errors())
+            throw new UserError("no Docker engine is reachable (docker info: " + info.firstErrorLine()
                     + "); run bench swarm on a manager of the Swarm");
         }
         if (!info.output().strip().equals("active true")) {
@@ -88,12 +94,73 @@ public final class Swarm {
         requireManager();
         if (docker(List.of("network", "inspect", NETWORK)).code() != 0) {
             out.println("creating the overlay network " + NETWORK);
-            Result created = docker(List.of("network", "create", "--driver", "overlay", "--attachable", NETWORK));
+            Docker.Result created =
+                    docker(List.of("network", "create", "--driver", "overlay", "--attachable", NETWORK));
             if (echoed(created) != 0) {
                 return created.code();
             }
         }
         return echoed(docker(List.of("stack", "deploy", "--compose-file", file.toString(), STACK_PREFIX + name)));
+    }
+
+    /**
+     * Waits until every service of stack NAME runs all its replicas and every one of its containers
+     * reports healthy; returns the seconds it took. A {@link UserError} after {@code timeoutSeconds}
+     * names the services that are not there yet.
+     */
+    public double awaitHealthy(String name, long timeoutSeconds) throws IOException, InterruptedException {
+        String stack = STACK_PREFIX + name;
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        String waitingFor = "";
+        while (System.nanoTime() < deadline) {
+            List<String> services = docker(List.of(
+                            "service",
+                            "ls",
+                            "--filter",
+                            "label=com.docker.stack.namespace=" + stack,
+                            "--format",
+                            "{{.Name}} {{.Replicas}}"))
+                    .output()
+                    .strip()
+                    .lines()
+                    .toList();
+            List<String> containers = docker(List.of(
+                            "ps",
+                            "--filter",
+                            "label=com.docker.stack.namespace=" + stack,
+                            "--format",
+                            "{{.Names}} {{.Status}}"))
+                    .output()
+                    .strip()
+                    .lines()
+                    .toList();
+            List<String> notReady = services.stream()
+                    .filter(line -> !fullyReplicated(line.substring(line.indexOf(' ') + 1)))
+                    .map(line -> line.substring(0, line.indexOf(' ')))
+                    .toList();
+            List<String> unhealthy = containers.stream()
+                    .filter(line -> !line.contains("(healthy)"))
+                    .map(line -> line.substring(0, line.indexOf(' ')))
+                    .toList();
+            if (!services.isEmpty() && notReady.isEmpty() && unhealthy.isEmpty()) {
+                return (System.nanoTime() - start) / 1e9;
+            }
+            String now = "waiting for " + String.join(", ", notReady.isEmpty() ? unhealthy : notReady);
+            if (!now.equals(waitingFor)) {
+                out.println(now);
+                out.flush();
+                waitingFor = now;
+            }
+            Thread.sleep(2_000);
+        }
+        throw new UserError("stack " + stack + " was not healthy within " + timeoutSeconds + " s (" + waitingFor
+                + "); see docker service ps " + stack + "_SERVICE --no-trunc");
+    }
+
+    private static boolean fullyReplicated(String replicas) {
+        String[] parts = replicas.split("/");
+        return parts.length == 2 && !parts[0].equals("0") && parts[0].equals(parts[1].split(" ")[0]);
     }
 
     /** docker stack rm of NAME; the CLI's exit code. */
@@ -103,45 +170,14 @@ public final class Swarm {
         return echoed(docker(List.of("stack", "rm", STACK_PREFIX + name)));
     }
 
-    private int echoed(Result result) {
+    private int echoed(Docker.Result result) {
         out.print(result.output());
         out.print(result.errors());
         out.flush();
         return result.code();
     }
 
-    private record Result(int code, String output, String errors) {}
-
-    private static Result docker(List<String> arguments) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add("docker");
-        command.addAll(arguments);
-        ProcessBuilder builder =
-                new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        String host = System.getProperty(DOCKER_HOST_PROPERTY);
-        if (host != null) {
-            builder.environment().put("DOCKER_HOST", host);
-            builder.environment().remove("DOCKER_CONTEXT");
-        }
-        Process process = builder.start();
-        CompletableFuture<String> errors = CompletableFuture.supplyAsync(() -> text(process.getErrorStream()));
-        String output = text(process.getInputStream());
-        if (!process.waitFor(DOCKER_SECONDS, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new UserError(String.join(" ", command) + " did not finish within " + DOCKER_SECONDS + " s");
-        }
-        return new Result(process.exitValue(), output, errors.join());
-    }
-
-    private static String text(InputStream stream) {
-        try (stream) {
-            return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String firstLine(String text) {
-        return text.strip().lines().findFirst().orElse("no output");
+    private Docker.Result docker(List<String> arguments) throws IOException, InterruptedException {
+        return docker.run(arguments);
     }
 }

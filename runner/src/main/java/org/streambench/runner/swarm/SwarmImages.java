@@ -1,0 +1,171 @@
+package org.streambench.runner.swarm;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.streambench.local.UserError;
+
+/**
+ * The images of the single-node stacks, built offline (no registry is needed): a Debian base image
+ * per release that a Dockerfile names ({@code FROM local/debian:SUITE}), made with debootstrap and
+ * {@code docker import}, then {@code docker build} of every {@code docker-swarm/images/NAME/Dockerfile}
+ * as {@code local/streambench-NAME:latest}. Built images and Docker's build cache stay in the suite's
+ * engine, so a second run takes seconds.
+ */
+public final class SwarmImages {
+
+    static final String IMAGE_PREFIX = "local/streambench-";
+    private static final Pattern FROM = Pattern.compile("(?m)^FROM\\s+local/debian:(\\S+)\\s*$");
+    private static final String MIRROR = "http://deb.debian.org/debian";
+    private static final long DEBOOTSTRAP_SECONDS = 900;
+
+    private final Path folder;
+    private final Path work;
+    private final Docker docker;
+    private final PrintWriter out;
+
+    SwarmImages(Path folder, Path work, Docker docker, PrintWriter out) {
+        this.folder = folder;
+        this.work = work;
+        this.docker = docker;
+        this.out = out;
+    }
+
+    public static SwarmImages of(Path folder, LocalSwarm swarm, PrintWriter out) {
+        LocalSwarm.Running running = swarm.running()
+                .orElseThrow(() -> new UserError("the suite's swarm does not run; start it with bench swarm up"));
+        return new SwarmImages(folder, swarm.dir(), new Docker(running.host()), out);
+    }
+
+    /** The images there are: the folders of docker-swarm/images with a Dockerfile. */
+    public List<String> names() throws IOException {
+        try (Stream<Path> dirs = Files.list(folder)) {
+            return dirs.filter(dir -> Files.isRegularFile(dir.resolve("Dockerfile")))
+                    .map(dir -> dir.getFileName().toString())
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    /** Builds {@code requested} (empty: every image), each base image first; returns the seconds it took. */
+    public double build(List<String> requested) throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        List<String> all = names();
+        List<String> names = requested.isEmpty() ? all : requested;
+        for (String name : names) {
+            if (!all.contains(name)) {
+                throw new UserError(
+                        "no image '" + name + "' in " + folder + "; the images are: " + String.join(", ", all));
+            }
+        }
+        Set<String> suites = new LinkedHashSet<>();
+        for (String name : names) {
+            Matcher m =
+                    FROM.matcher(Files.readString(folder.resolve(name).resolve("Dockerfile"), StandardCharsets.UTF_8));
+            if (m.find()) {
+                suites.add(m.group(1));
+            }
+        }
+        for (String suite : suites) {
+            baseImage(suite);
+        }
+        for (String name : names) {
+            long began = System.nanoTime();
+            out.println("building " + IMAGE_PREFIX + name + " from " + folder.resolve(name) + " ...");
+            out.flush();
+            Docker.Result built = docker.run(List.of(
+                    "build",
+                    "--tag",
+                    IMAGE_PREFIX + name + ":latest",
+                    folder.resolve(name).toString()));
+            if (built.code() != 0) {
+                Path log = work.resolve("build-" + name + ".log");
+                Files.writeString(log, built.output() + built.errors(), StandardCharsets.UTF_8);
+                throw new UserError(
+                        "docker build of " + name + " failed: " + lastLine(built.errors()) + " (log: " + log + ")");
+            }
+            out.printf(
+                    Locale.ROOT,
+                    "built %s%s:latest in %.1f s%n",
+                    IMAGE_PREFIX,
+                    name,
+                    (System.nanoTime() - began) / 1e9);
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    /** local/debian:SUITE, made with debootstrap unless the engine has it already. */
+    private void baseImage(String suite) throws IOException, InterruptedException {
+        String tag = "local/debian:" + suite;
+        if (docker.run("image", "inspect", tag).code() == 0) {
+            return;
+        }
+        if (!Docker.installed("debootstrap")) {
+            throw new UserError("debootstrap is not installed; install it (apt-get install debootstrap, which ./bench"
+                    + " swarm images does by itself when it runs as root) and retry");
+        }
+        long began = System.nanoTime();
+        Path rootfs = work.resolve("rootfs-" + suite);
+        deleteTree(rootfs);
+        out.println("making " + tag + " with debootstrap from " + MIRROR + " ...");
+        out.flush();
+        run(
+                List.of("debootstrap", "--variant=minbase", suite, rootfs.toString(), MIRROR),
+                work.resolve("debootstrap-" + suite + ".log"),
+                DEBOOTSTRAP_SECONDS);
+        Path tar = work.resolve("rootfs-" + suite + ".tar");
+        run(
+                List.of("tar", "-C", rootfs.toString(), "-cf", tar.toString(), "."),
+                work.resolve("tar-" + suite + ".log"),
+                DEBOOTSTRAP_SECONDS);
+        Docker.Result imported = docker.run(List.of("import", "-", tag), tar);
+        Files.deleteIfExists(tar);
+        deleteTree(rootfs);
+        if (imported.code() != 0) {
+            throw new UserError("docker import of " + tag + " failed: " + imported.firstErrorLine());
+        }
+        out.printf(Locale.ROOT, "made %s in %.1f s%n", tag, (System.nanoTime() - began) / 1e9);
+    }
+
+    private static void run(List<String> command, Path log, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new UserError(command.get(0) + " did not finish within " + timeoutSeconds + " s; see " + log);
+        }
+        if (process.exitValue() != 0) {
+            throw new UserError(command.get(0) + " failed (exit " + process.exitValue() + "): "
+                    + lastLine(Files.readString(log, StandardCharsets.UTF_8)) + " (log: " + log + ")");
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException, InterruptedException {
+        if (Files.exists(dir)) {
+            // a root file system holds device files and read-only folders: rm copes with both
+            run(
+                    List.of("rm", "-rf", "--one-file-system", dir.toString()),
+                    dir.resolveSibling(dir.getFileName() + ".rm.log"),
+                    300);
+        }
+    }
+
+    private static String lastLine(String text) {
+        List<String> lines = new ArrayList<>(text.strip().lines().toList());
+        return lines.isEmpty() ? "no output" : lines.get(lines.size() - 1);
+    }
+}
