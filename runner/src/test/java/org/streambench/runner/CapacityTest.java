@@ -20,8 +20,8 @@ import org.streambench.servers.TestServers;
  * bench capacity against a database of known speed: the noop connector with callMicros=N takes N µs
  * per call, so an insert-only pipeline of parallelism p has a capacity of about p x 1,000,000 / N
  * records/s (less the harness's own cost); the search must find it within 10 %. An objective no rate
- * can meet ends with "no rate met the objective", exit 1. The heavy ones (parallelism 2, a real
- * PostgreSQL) carry the tag "capacity" ({@code ./bench test --capacity}).
+ * can meet ends with "no rate met the objective", exit 1. The heavy ones (parallelism 2; Flink x
+ * PostgreSQL, update, 10,000 B) carry the tag "capacity" ({@code ./bench test --capacity}).
  */
 @Tag("integration")
 class CapacityTest {
@@ -52,7 +52,17 @@ class CapacityTest {
     @Test
     void anObjectiveNoRateMeetsEndsWithExitOneAndSaysSo(@TempDir Path tmp) throws Exception {
         CliResult run = capacity(
-                tmp, "noop", "insert", "1", "p99=1us", "--db-setting", "callMicros=" + CALL_MICROS, "--max-steps", "2");
+                tmp,
+                "noop",
+                "insert",
+                "1",
+                "p99=1us",
+                "--blob",
+                "100",
+                "--db-setting",
+                "callMicros=" + CALL_MICROS,
+                "--max-steps",
+                "2");
         assertEquals(1, run.code(), run.toString());
         assertTrue(run.out().contains("p=1: no rate met the objective"), run.out());
         CapacityDocument document = CapacityJson.read(tmp.resolve("capacity").resolve(CapacityDocument.FILE));
@@ -71,6 +81,8 @@ class CapacityTest {
                 "update",
                 "1",
                 "p99=200ms",
+                "--blob",
+                "10000",
                 "--db-port",
                 Integer.toString(postgres.port()),
                 "--keys",
@@ -91,7 +103,15 @@ class CapacityTest {
 
     private static CapacityDocument.Search noopSearch(Path tmp, int parallelism, String slo) throws Exception {
         CliResult run = capacity(
-                tmp, "noop", "insert", Integer.toString(parallelism), slo, "--db-setting", "callMicros=" + CALL_MICROS);
+                tmp,
+                "noop",
+                "insert",
+                Integer.toString(parallelism),
+                slo,
+                "--blob",
+                "100",
+                "--db-setting",
+                "callMicros=" + CALL_MICROS);
         assertEquals(0, run.code(), run.toString());
         CapacityDocument document = CapacityJson.read(tmp.resolve("capacity").resolve(CapacityDocument.FILE));
         assertEquals(
@@ -113,8 +133,6 @@ class CapacityTest {
                 database,
                 "--pattern",
                 pattern,
-                "--blob",
-                "100",
                 "--parallelisms",
                 parallelisms,
                 "--slo",
