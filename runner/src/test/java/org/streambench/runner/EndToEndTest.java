@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.streambench.model.RunDocument;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.Warmup;
@@ -154,7 +155,7 @@ class EndToEndTest {
                 .sum();
         assertEquals(((Number) counts.get("emitted")).longValue(), processed);
 
-        assertEquals(1, result.get("schemaVersion"), "result.json says which layout it has");
+        assertEquals(RunDocument.SCHEMA_VERSION, result.get("schemaVersion"), "result.json says which layout it has");
         Map<String, Object> environment = map(result, "environment");
         String engineVersion = String.valueOf(environment.get("engineVersion"));
         assertTrue(

@@ -257,8 +257,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             }
         }
         if (!Files.isRegularFile(resume.resolve(Journal.FILE))) {
-            throw new UserError(
-                    resume + " holds no matrix journal (" + Journal.FILE + "); give the folder of a matrix");
+            throw new UserError(resume + " is not a matrix folder: it holds no journal (" + Journal.FILE
+                    + "); give the folder of a matrix");
         }
         try (ResultFolder claimed = ResultFolder.claimExisting(resume, "--resume folder")) {
             return resumeClaimed(console);
