@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,6 +64,14 @@ class SwarmTest {
                 .map(p -> p.pid() + " " + p.info().commandLine().orElse(""))
                 .toList();
         assertEquals(List.of(), left, "no process of the suite's engine is left");
+        try (Stream<Path> volumes = Files.list(SWARM_DIR.resolve("data").resolve("volumes"))) {
+            assertEquals(
+                    List.of(),
+                    volumes.map(v -> v.getFileName().toString())
+                            .filter(v -> v.startsWith("streambench-"))
+                            .toList(),
+                    "the stacks' volumes are gone");
+        }
         for (String bridge : List.of("docker0", "docker_gwbridge")) {
             Process show = new ProcessBuilder("ip", "link", "show", bridge)
                     .redirectErrorStream(true)
