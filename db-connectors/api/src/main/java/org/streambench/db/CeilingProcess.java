@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Runs a load tool's process to its end: output into a log file, stopped with the JVM or when it overruns. */
 public final class CeilingProcess {
@@ -61,6 +63,26 @@ public final class CeilingProcess {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** What {@code program --version} prints, stripped. */
+    public static String version(String program) throws IOException, InterruptedException {
+        Path out = Files.createTempFile(Path.of(program).getFileName() + "-version", ".txt");
+        try {
+            return run(List.of(program, "--version"), Map.of(), out, 30).strip();
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
+    /** The first group of {@code pattern} in a tool's {@code output}; an {@link IOException} naming the tool if absent. */
+    public static String find(String tool, Pattern pattern, String output) throws IOException {
+        Matcher m = pattern.matcher(output);
+        if (!m.find()) {
+            throw new IOException(tool + "'s output has no '" + pattern.pattern() + "': "
+                    + output.strip().lines().reduce((a, b) -> b).orElse("(empty)"));
+        }
+        return m.group(1);
     }
 
     static String lastLines(String output, int count) {

@@ -1,6 +1,5 @@
 package org.streambench.db.mariadb;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -111,16 +110,16 @@ final class SysbenchCeiling implements CeilingTool {
             }
         }
         return new Measurement(
-                version(),
+                CeilingProcess.version(program()),
                 command.stream().map(arg -> arg.replace(workDir + "/", "")).toList(),
-                Long.parseLong(find(EVENTS, output)),
-                Double.parseDouble(find(TIME, output)),
+                Long.parseLong(CeilingProcess.find("sysbench", EVENTS, output)),
+                Double.parseDouble(CeilingProcess.find("sysbench", TIME, output)),
                 inserts,
                 updates,
-                Double.parseDouble(find(AVG, output)) * 1000,
+                Double.parseDouble(CeilingProcess.find("sysbench", AVG, output)) * 1000,
                 histogramMedianMicros(output),
-                Math.round(Double.parseDouble(find(P99, output)) * 1000),
-                Math.round(Double.parseDouble(find(MAX, output)) * 1000),
+                Math.round(Double.parseDouble(CeilingProcess.find("sysbench", P99, output)) * 1000),
+                Math.round(Double.parseDouble(CeilingProcess.find("sysbench", MAX, output)) * 1000),
                 insertedIds,
                 "sysbench " + WARMUP_SECONDS + " s of warm-up before its count; each thread writes one BLOB of the"
                         + " size; p50 from its histogram's buckets");
@@ -146,24 +145,5 @@ final class SysbenchCeiling implements CeilingTool {
             }
         }
         return null;
-    }
-
-    private String version() throws IOException, InterruptedException {
-        Path out = Files.createTempFile("sysbench-version", ".txt");
-        try {
-            return CeilingProcess.run(List.of(program(), "--version"), Map.of(), out, 30)
-                    .strip();
-        } finally {
-            Files.deleteIfExists(out);
-        }
-    }
-
-    private static String find(Pattern pattern, String output) throws IOException {
-        Matcher m = pattern.matcher(output);
-        if (!m.find()) {
-            throw new IOException("sysbench's output has no '" + pattern.pattern() + "': "
-                    + output.strip().lines().reduce((a, b) -> b).orElse("(empty)"));
-        }
-        return m.group(1);
     }
 }

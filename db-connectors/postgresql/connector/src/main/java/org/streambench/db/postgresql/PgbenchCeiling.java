@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.streambench.db.CeilingProcess;
 import org.streambench.db.CeilingTool;
@@ -108,8 +107,8 @@ final class PgbenchCeiling implements CeilingTool {
                 Map.of("PGPASSWORD", settings.get("password", ""), "PGCONNECT_TIMEOUT", "10"),
                 workDir.resolve("pgbench.out"),
                 request.durationSeconds() + 120L);
-        long processed = Long.parseLong(find(PROCESSED, output));
-        double tps = Double.parseDouble(find(TPS, output));
+        long processed = Long.parseLong(CeilingProcess.find("pgbench", PROCESSED, output));
+        double tps = Double.parseDouble(CeilingProcess.find("pgbench", TPS, output));
         Log log = Log.read(workDir, "pgbench-log");
         if (log.transactions() != processed) {
             throw new IOException("pgbench logged " + log.transactions() + " transactions but reported " + processed);
@@ -132,7 +131,7 @@ final class PgbenchCeiling implements CeilingTool {
             insertedIds.add(String.format(Locale.ROOT, "n%02d%09d", client, 1));
         }
         return new Measurement(
-                version(),
+                CeilingProcess.version(program()),
                 command.stream().map(arg -> arg.replace(workDir + "/", "")).toList(),
                 processed,
                 processed / tps,
@@ -187,25 +186,6 @@ final class PgbenchCeiling implements CeilingTool {
                 insert.executeUpdate();
             }
         }
-    }
-
-    private String version() throws IOException, InterruptedException {
-        Path out = Files.createTempFile("pgbench-version", ".txt");
-        try {
-            return CeilingProcess.run(List.of(program(), "--version"), Map.of(), out, 30)
-                    .strip();
-        } finally {
-            Files.deleteIfExists(out);
-        }
-    }
-
-    private static String find(Pattern pattern, String output) throws IOException {
-        Matcher m = pattern.matcher(output);
-        if (!m.find()) {
-            throw new IOException("pgbench's output has no '" + pattern.pattern() + "': "
-                    + output.strip().lines().reduce((a, b) -> b).orElse("(empty)"));
-        }
-        return m.group(1);
     }
 
     /**
