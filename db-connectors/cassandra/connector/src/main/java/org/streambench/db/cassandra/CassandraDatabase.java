@@ -91,7 +91,11 @@ public final class CassandraDatabase implements Database {
                         .build());
         String user = settings.get("user", "");
         if (!user.isEmpty()) {
-            builder.withAuthCredentials(user, settings.get("password", ""));
+            String password = settings.get("password", "");
+            if (password.isEmpty()) {
+                throw new DatabaseException("cassandra: user '" + user + "' needs a password (the password setting)");
+            }
+            builder.withAuthCredentials(user, password);
         }
         for (HostPort contactPoint : contactPoints) {
             builder.addContactPoint(contactPoint.address());
