@@ -41,6 +41,7 @@ public final class Report {
     private final List<Integer> blobs;
     private final PlannedCells planned;
     private final Options options;
+    private final List<String> notInStudy;
 
     /**
      * How the report ranks: {@code rankEmulators} puts databases measured against an emulator (the
@@ -54,9 +55,10 @@ public final class Report {
     /**
      * The order in which engines and databases appear in tables and figures: the registries' order
      * (the study's first), which the caller knows; a name it does not list comes after, alphabetically.
+     * {@code beyondStudy}: the databases the study did not measure, which Tables 1-4 leave out.
      */
-    public record Order(List<String> engines, List<String> databases) {
-        public static final Order ALPHABETICAL = new Order(List.of(), List.of());
+    public record Order(List<String> engines, List<String> databases, List<String> beyondStudy) {
+        public static final Order ALPHABETICAL = new Order(List.of(), List.of(), List.of());
     }
 
     private Report(Path dir, List<RunRecord> runs, PlannedCells planned, Order order, Options options) {
@@ -72,6 +74,7 @@ public final class Report {
         byKey.forEach((key, list) -> cells.put(key, Cell.of(key, list)));
         engines = ordered(runs, RunRecord::engine, order.engines());
         databases = ordered(runs, RunRecord::database, order.databases());
+        notInStudy = order.beyondStudy();
         patterns = ordered(runs, RunRecord::pattern, PATTERN_ORDER);
         blobs = new ArrayList<>(
                 new TreeSet<>(runs.stream().map(RunRecord::blobBytes).toList()));
@@ -136,7 +139,8 @@ public final class Report {
      * nothing), nor a database measured against an emulator unless {@link Options#rankEmulators}.
      */
     public Scores scores() {
-        List<String> unranked = unranked();
+        List<String> unranked = new ArrayList<>(unranked());
+        unranked.addAll(beyondStudy());
         return new Scores(
                 cells,
                 engines,
@@ -155,6 +159,11 @@ public final class Report {
                 .sorted(Comparator.comparing((String mode) -> !mode.equals(Cell.Key.SYNC))
                         .thenComparing(Comparator.naturalOrder()))
                 .toList();
+    }
+
+    /** The databases of these runs that the study did not measure: in the figures and every cell, not in Tables 1-4. */
+    public List<String> beyondStudy() {
+        return databases.stream().filter(notInStudy::contains).toList();
     }
 
     /** The databases left out of the places because their runs were against an emulator (none with rankEmulators). */
@@ -443,8 +452,9 @@ public final class Report {
     private void points(StringBuilder h, Scores.Points points, int table) {
         Map<String, Map<String, Integer>> study = StudyReference.load().scores().get(table);
         h.append("<table><thead><tr><th class=\"l\">engine</th>");
-        List<String> scored =
-                databases.stream().filter(d -> !d.equals(HARNESS_CEILING)).toList();
+        List<String> scored = databases.stream()
+                .filter(d -> !d.equals(HARNESS_CEILING) && !beyondStudy().contains(d))
+                .toList();
         scored.forEach(d -> h.append("<th>").append(esc(d)).append("</th>"));
         h.append("<th>total</th><th>study's total</th></tr></thead><tbody>");
         for (String engine : engines) {
@@ -494,6 +504,11 @@ public final class Report {
                         databases.contains(HARNESS_CEILING)
                                 ? " The noop runs (the harness's ceiling) are in the figures, not in the tables."
                                 : "")
+                .append(
+                        beyondStudy().isEmpty()
+                                ? ""
+                                : " Not in the study, so not in these tables: " + esc(String.join(", ", beyondStudy()))
+                                        + " (in the figures and under Every cell).")
                 .append(unrankedNote())
                 .append("</p>\n");
     }

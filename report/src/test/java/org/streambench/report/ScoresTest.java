@@ -143,6 +143,31 @@ class ScoresTest {
         assertTrue(withEmulator.get(0).emulated(), "marked when ranked");
     }
 
+    /** A database the study did not measure (an in-memory grid) is in the figures and every cell, never in Tables 1-4. */
+    @Test
+    void aDatabaseBeyondTheStudyNeverTakesAPlaceInItsTables(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "update", 10_000, 1, "ok", 2_000, null);
+        run(dir, "spark", "postgresql", "update", 10_000, 1, "ok", 1_500, null);
+        run(dir, "flink", "redis", "update", 10_000, 1, "ok", 6_000, null);
+        run(dir, "spark", "redis", "update", 10_000, 1, "ok", 4_000, null);
+
+        Report report = Report.of(
+                dir,
+                new Report.Order(List.of(), List.of("postgresql", "redis"), List.of("redis")),
+                Report.Options.DEFAULT);
+        assertEquals(List.of("redis"), report.beyondStudy());
+        assertEquals(
+                List.of("postgresql/flink 1 2000", "postgresql/spark 2 1500"),
+                report.scores().table3().get(new Scores.PatternBlob("update", 10_000)).stream()
+                        .map(ScoresTest::describe)
+                        .toList());
+        assertFalse(report.scores().table1().byEngineAndDatabase().get("flink").containsKey("redis"));
+        String html = Files.readString(report.write(), StandardCharsets.UTF_8);
+        assertTrue(html.contains("Not in the study, so not in these tables: redis"), "said under the tables");
+        assertTrue(html.contains("<th>postgresql</th><th>total</th>"), "the points table has no redis column");
+        assertTrue(html.contains("6000") || html.contains("6,000"), "redis's runs are still under Every cell");
+    }
+
     @Test
     void theStudysOwnTablesAreCarriedWithTheProject() {
         StudyReference study = StudyReference.load();

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import java.util.zip.ZipException;
+import org.streambench.db.DatabaseProvider;
 import org.streambench.db.Databases;
 import org.streambench.local.UserError;
 import org.streambench.report.CapacityReport;
@@ -107,11 +108,19 @@ final class ReportCommand implements Callable<Integer> {
         }
     }
 
+    /** The databases that store data but that the study did not measure (noop, the harness's ceiling, has its own note). */
+    private static List<String> beyondStudy() {
+        return Databases.inOrder().stream()
+                .filter(provider -> !provider.inStudy() && provider.storesData())
+                .map(DatabaseProvider::name)
+                .toList();
+    }
+
     private Report read(Results results, Path given) throws IOException {
         try {
             return Report.of(
                     results.root(),
-                    new Report.Order(Engines.names(), Databases.names()),
+                    new Report.Order(Engines.names(), Databases.names(), beyondStudy()),
                     new Report.Options(rankEmulators));
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage().replace(results.root().toString(), given.toString()));
