@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -44,6 +45,24 @@ class ServerSecurityTest {
                 database + " listens beyond loopback: " + listening);
     }
 
+    @ParameterizedTest
+    @MethodSource("org.streambench.runner.Registries#databases")
+    void localServersWithAPasswordRefuseAWrongOrMissingOne(String database) {
+        Map<String, String> secured = TestServers.start(database).settings();
+        assumeTrue(secured.containsKey("password"), database + "'s local server has no password (an emulator)");
+        for (String password : List.of("wrong", "")) {
+            Map<String, String> settings = new HashMap<>(secured);
+            settings.put("password", password);
+            assertThrows(
+                    DatabaseException.class,
+                    () -> Databases.open(database, new DatabaseSettings(settings))
+                            .close(),
+                    database + " let in a client with password '" + password + "'");
+        }
+        Databases.open(database, new DatabaseSettings(secured)).close(); // the suite gets in
+    }
+
+    /** The vendors' default accounts, which the suite's servers replace or secure. */
     @ParameterizedTest(name = "{0} as ''{1}'' with password ''{2}''")
     @CsvSource({
         "postgresql,postgres,wrong",
