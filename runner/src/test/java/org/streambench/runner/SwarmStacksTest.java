@@ -210,14 +210,19 @@ class SwarmStacksTest {
      * runs, so the test neither deploys to nor depends on the absence of the machine's real swarm.
      */
     @Test
-    void benchSwarmListsTheStacksAndRefusesAnUnknownOneAndAMachineWithoutASwarm(@TempDir Path tmp) {
+    void benchSwarmListsTheStacksAndRefusesAnUnknownOneAndAMachineWithoutASwarm(@TempDir Path tmp) throws Exception {
         CliResult stacks = CliResult.bench("swarm", "stacks");
         assertEquals(0, stacks.code(), stacks.toString());
-        List<String> expected = new ArrayList<>(STUDY_DATABASES);
-        expected.addAll(List.of("base", "monitoring"));
+        List<String> listed = stacks.out().strip().lines().toList();
         assertEquals(
-                expected.stream().sorted().toList(),
-                stacks.out().strip().lines().toList());
+                stacks().stream()
+                        .map(stack -> stack.getFileName().toString().replaceFirst("\\.yml$", ""))
+                        .toList(),
+                listed,
+                "every stack file of docker-swarm/, in order");
+        List<String> required = new ArrayList<>(STUDY_DATABASES);
+        required.addAll(List.of("base", "monitoring"));
+        assertTrue(listed.containsAll(required), "the study's databases, base and monitoring: " + listed);
         System.setProperty(Swarm.DOCKER_HOST_PROPERTY, "unix://" + tmp.resolve("no-docker-engine.sock"));
         try {
             refusesAnUnknownStackAndAMachineWithoutASwarm();
