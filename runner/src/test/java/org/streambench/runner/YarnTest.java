@@ -45,6 +45,7 @@ import org.streambench.servers.TestServers;
  * for the class (about 20 s).
  */
 @Tag("integration")
+@Tag("yarn")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class YarnTest {
 
