@@ -111,7 +111,11 @@ public final class ApexEngine implements EngineProvider {
         settings.setProperty("libraryJars", String.join(",", shipped));
         settings.setProperty("dfsRoot", dfsRoot.toString());
         // Apex gives its containers their own temporary folder itself
-        settings.setProperty("containerJvmOptions", String.join(" ", jvmFlags()));
+        settings.setProperty(
+                "containerJvmOptions",
+                Stream.concat(jvmFlags().stream(), job.connectorJvmFlags().stream())
+                        .distinct()
+                        .collect(Collectors.joining(" ")));
         settings.setProperty("containerMemoryMb", Long.toString(job.containerMemoryMegabytes()));
         settings.setProperty("masterMemoryMb", Integer.toString(MASTER_MEMORY_MB));
         job.requested(settings, "containerMemoryMb", "masterMemoryMb");

@@ -68,6 +68,9 @@ class ApexEngineTest {
             assertTrue(shipped.stream().noneMatch(jar -> jar.contains(kept)), kept + " shipped: " + shipped);
         }
         assertEquals("768", settings.getProperty("containerMemoryMb"));
+        assertTrue(
+                settings.getProperty("containerJvmOptions").contains(RecordingYarnJob.CONNECTOR_FLAG),
+                "the connectors' JVM flags reach the containers");
         assertEquals("s3cret", settings.getProperty("password"), "Apex cannot set its containers' environment");
         assertFalse(String.join(" ", command).contains("s3cret"), "no password on the submitter's command line");
         assertTrue(

@@ -82,7 +82,8 @@ public final class FlinkEngine implements EngineProvider {
         String javaOptions = String.join(
                 " ",
                 Stream.concat(
-                                Stream.concat(job.jdk17Opens().stream(), jvmFlags().stream()),
+                                Stream.of(job.jdk17Opens(), jvmFlags(), job.connectorJvmFlags())
+                                        .flatMap(List::stream),
                                 // the container's own temporary folder (Spark's choice too): the JobManager's web
                                 // files otherwise stay in /tmp when the job's JVM ends without Flink's shutdown
                                 Stream.of(

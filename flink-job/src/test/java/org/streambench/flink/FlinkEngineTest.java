@@ -55,6 +55,9 @@ class FlinkEngineTest {
         assertEquals("s3cret", settings.getProperty("containerized.master.env.STREAMBENCH_DB_PASSWORD"));
         assertEquals("s3cret", settings.getProperty("containerized.taskmanager.env.STREAMBENCH_DB_PASSWORD"));
         assertTrue(settings.getProperty("env.java.opts.all").contains("--add-opens=java.base/java.lang=ALL-UNNAMED"));
+        assertTrue(
+                settings.getProperty("env.java.opts.all").contains(RecordingYarnJob.CONNECTOR_FLAG),
+                "the connectors' JVM flags reach the containers");
         assertEquals(
                 "1024m, 768m, 1",
                 String.join(", ", job.requestedResources().values()),

@@ -67,6 +67,20 @@ class RegistryListsTest {
                 "the study's first");
     }
 
+    /** The tests' JVMs get the connectors' JVM flags from the parent POM; it must name every one. */
+    @Test
+    void theTestJvmsGetEveryFlagTheConnectorsAskFor() throws IOException {
+        String pom = Files.readString(Home.root().resolve("pom.xml"));
+        Matcher property = Pattern.compile("<streambench.connectorJvmFlags>(.*)</streambench.connectorJvmFlags>")
+                .matcher(pom);
+        assertTrue(property.find(), "the parent POM sets streambench.connectorJvmFlags");
+        List<String> given = Stream.of(property.group(1).trim().split("\\s+"))
+                .filter(flag -> !flag.isEmpty())
+                .toList();
+        assertEquals(
+                new TreeSet<>(Databases.jvmFlags()), new TreeSet<>(given), "the POM's flags, the connectors' files");
+    }
+
     @Test
     void noMainSourceFileSpellsAListOfEnginesOrDatabases() throws IOException {
         List<String> violations = new ArrayList<>();

@@ -91,7 +91,9 @@ public final class SparkEngine implements EngineProvider {
         Path settingsFile = job.settingsFile();
         Path appJar = job.moduleJar(MODULE);
         int slots = spec.generatorParallelism() + spec.parallelism();
-        String javaOptions = String.join(" ", jvmFlags());
+        String javaOptions = Stream.concat(jvmFlags().stream(), job.connectorJvmFlags().stream())
+                .distinct()
+                .collect(Collectors.joining(" "));
         Properties settings = new Properties();
         settings.setProperty(
                 "spark.yarn.jars",

@@ -50,6 +50,9 @@ class SparkEngineTest {
         assertEquals("s3cret", settings.getProperty("spark.yarn.appMasterEnv.STREAMBENCH_DB_PASSWORD"));
         assertEquals("s3cret", settings.getProperty("spark.executorEnv.STREAMBENCH_DB_PASSWORD"));
         assertTrue(settings.getProperty("spark.driver.extraJavaOptions").contains("-Dstreambench.awaitStart=true"));
+        assertTrue(
+                settings.getProperty("spark.executor.extraJavaOptions").contains(RecordingYarnJob.CONNECTOR_FLAG),
+                "the connectors' JVM flags reach the executors");
         assertEquals("2", job.requestedResources().get("spark.executor.instances"));
     }
 

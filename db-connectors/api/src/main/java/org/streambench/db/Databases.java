@@ -1,10 +1,18 @@
 package org.streambench.db;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** The connectors on the classpath, by name. */
@@ -38,6 +46,33 @@ public final class Databases {
                 .filter(DatabaseProvider::inStudy)
                 .map(DatabaseProvider::name)
                 .toList();
+    }
+
+    /** Where a connector lists the JVM flags it needs, one a line (its {@code src/main/resources/}). */
+    public static final String JVM_FLAGS_RESOURCE = "META-INF/streambench/jvm-flags";
+
+    /**
+     * The JVM flags that every JVM loading the connectors needs (e.g. a module opened to a client
+     * that reaches into the JDK), each once: the engine jobs' and their YARN containers' get them
+     * from the runner; {@code bench} and the tests' JVMs read the same files.
+     */
+    public static List<String> jvmFlags() {
+        Set<String> flags = new LinkedHashSet<>();
+        try {
+            for (URL resource :
+                    Collections.list(Databases.class.getClassLoader().getResources(JVM_FLAGS_RESOURCE))) {
+                try (InputStream in = resource.openStream()) {
+                    new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                            .lines()
+                            .map(String::strip)
+                            .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+                            .forEach(flags::add);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return List.copyOf(flags);
     }
 
     public static Optional<DatabaseProvider> provider(String name) {

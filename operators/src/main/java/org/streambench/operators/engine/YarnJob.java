@@ -37,6 +37,9 @@ public interface YarnJob {
     /** The {@code --add-opens} flags every JVM of the cluster needs on JDK 17 (Hadoop's reflection). */
     List<String> jdk17Opens();
 
+    /** The JVM flags the connectors need (their {@code jvm-flags}): every container that runs the job's operators gets them. */
+    List<String> connectorJvmFlags();
+
     /** The runtime classpath of a module of the checkout (its classes and target/classpath.txt). */
     String classpathOf(String module);
 

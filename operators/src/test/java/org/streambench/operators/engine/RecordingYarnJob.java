@@ -105,6 +105,14 @@ public final class RecordingYarnJob implements YarnJob {
         return true;
     }
 
+    /** What a connector asks every JVM of the job for (the engine tests check it reaches the containers). */
+    public static final String CONNECTOR_FLAG = "-Dstreambench.test.connectorFlag=true";
+
+    @Override
+    public List<String> connectorJvmFlags() {
+        return List.of(CONNECTOR_FLAG);
+    }
+
     @Override
     public List<String> jdk17Opens() {
         return List.of("--add-opens=java.base/java.lang=ALL-UNNAMED");

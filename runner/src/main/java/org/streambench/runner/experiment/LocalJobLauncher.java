@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.streambench.db.Databases;
 import org.streambench.local.Home;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobMain;
@@ -55,6 +56,9 @@ final class LocalJobLauncher implements JobLauncher {
                 .startInstant()
                 .ifPresent(start -> command.add("-D" + JobMain.RUNNER_START_PROPERTY + "=" + start.toEpochMilli()));
         command.addAll(engine.jvmFlags());
+        Databases.jvmFlags().stream()
+                .filter(flag -> !engine.jvmFlags().contains(flag))
+                .forEach(command::add);
         command.addAll(List.of(
                 "-cp",
                 Home.classpathOf(engine.module()),

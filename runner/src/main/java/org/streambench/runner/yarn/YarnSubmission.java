@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Stream;
+import org.streambench.db.Databases;
 import org.streambench.local.Home;
 import org.streambench.local.UserError;
 import org.streambench.operators.ExperimentSpec;
@@ -187,6 +188,11 @@ public final class YarnSubmission {
         @Override
         public List<String> jdk17Opens() {
             return LocalYarn.JDK17_OPENS;
+        }
+
+        @Override
+        public List<String> connectorJvmFlags() {
+            return Databases.jvmFlags();
         }
 
         @Override
