@@ -1,5 +1,6 @@
 package org.streambench.servers.ignite;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.Map;
 import org.streambench.local.Home;
 import org.streambench.servers.DbProfile;
 import org.streambench.servers.LocalServerKind;
+import org.streambench.servers.ServerMain;
 
 /**
  * An Apache Ignite 2.17 server node in its own JVM, alone, every port on 127.0.0.1: the thin-client
@@ -79,6 +81,16 @@ public final class IgniteKind implements LocalServerKind {
                 Integer.toString(port),
                 dir.toString()));
         return command;
+    }
+
+    /**
+     * A client that connects while the node is still starting (its first partition exchange) can
+     * make the node halt ("Failed to find completed exchange future"): the suite connects only
+     * once the node says it has started.
+     */
+    @Override
+    public boolean launcherDone(Path dir) {
+        return Files.exists(dir.resolve(ServerMain.READY_FILE));
     }
 
     @Override

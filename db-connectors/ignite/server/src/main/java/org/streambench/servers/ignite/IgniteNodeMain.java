@@ -13,6 +13,7 @@ import org.apache.ignite.configuration.IgniteConfiguration;
 import org.apache.ignite.spi.communication.tcp.TcpCommunicationSpi;
 import org.apache.ignite.spi.discovery.tcp.TcpDiscoverySpi;
 import org.apache.ignite.spi.discovery.tcp.ipfinder.vm.TcpDiscoveryVmIpFinder;
+import org.streambench.servers.ServerMain;
 
 /**
  * One Ignite server node, alone: thin clients on 127.0.0.1:{@code port}, discovery on {@code port
@@ -60,6 +61,7 @@ public final class IgniteNodeMain {
                             stopped.countDown();
                         },
                         "stop-ignite"));
+        Files.writeString(dir.resolve(ServerMain.READY_FILE), "ready\n");
         System.out.println("ignite node: thin clients on " + loopback + ":" + port);
         stopped.await();
     }
