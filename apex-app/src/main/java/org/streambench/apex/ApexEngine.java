@@ -113,8 +113,8 @@ public final class ApexEngine implements EngineProvider {
         // Apex gives its containers their own temporary folder itself
         settings.setProperty(
                 "containerJvmOptions",
+                // not distinct: a flag and its value may be two elements ("--add-opens", "java.base/...")
                 Stream.concat(jvmFlags().stream(), job.connectorJvmFlags().stream())
-                        .distinct()
                         .collect(Collectors.joining(" ")));
         settings.setProperty("containerMemoryMb", Long.toString(job.containerMemoryMegabytes()));
         settings.setProperty("masterMemoryMb", Integer.toString(MASTER_MEMORY_MB));

@@ -68,9 +68,10 @@ class ApexEngineTest {
             assertTrue(shipped.stream().noneMatch(jar -> jar.contains(kept)), kept + " shipped: " + shipped);
         }
         assertEquals("768", settings.getProperty("containerMemoryMb"));
-        assertTrue(
-                settings.getProperty("containerJvmOptions").contains(RecordingYarnJob.CONNECTOR_FLAG),
-                "the connectors' JVM flags reach the containers");
+        assertEquals(
+                String.join(" ", new ApexEngine().jvmFlags()) + " " + RecordingYarnJob.CONNECTOR_FLAG,
+                settings.getProperty("containerJvmOptions"),
+                "the engine's flags whole (a flag and its value may be two elements), then the connectors'");
         assertEquals("s3cret", settings.getProperty("password"), "Apex cannot set its containers' environment");
         assertFalse(String.join(" ", command).contains("s3cret"), "no password on the submitter's command line");
         assertTrue(

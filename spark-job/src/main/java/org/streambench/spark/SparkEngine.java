@@ -92,7 +92,6 @@ public final class SparkEngine implements EngineProvider {
         Path appJar = job.moduleJar(MODULE);
         int slots = spec.generatorParallelism() + spec.parallelism();
         String javaOptions = Stream.concat(jvmFlags().stream(), job.connectorJvmFlags().stream())
-                .distinct()
                 .collect(Collectors.joining(" "));
         Properties settings = new Properties();
         settings.setProperty(

@@ -56,9 +56,7 @@ final class LocalJobLauncher implements JobLauncher {
                 .startInstant()
                 .ifPresent(start -> command.add("-D" + JobMain.RUNNER_START_PROPERTY + "=" + start.toEpochMilli()));
         command.addAll(engine.jvmFlags());
-        Databases.jvmFlags().stream()
-                .filter(flag -> !engine.jvmFlags().contains(flag))
-                .forEach(command::add);
+        command.addAll(Databases.jvmFlags());
         command.addAll(List.of(
                 "-cp",
                 Home.classpathOf(engine.module()),
