@@ -7,7 +7,6 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -23,14 +22,14 @@ import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
 import org.streambench.db.DatabaseSettings;
+import org.streambench.db.RecordBytes;
 import org.streambench.db.StoredRecord;
 import org.streambench.generator.SensorRecord;
 
 /**
  * Hazelcast through its Java client, one client per operator instance, an {@code IMap<String,
- * byte[]>}: the key is the record id, the value the record's three ints and three doubles (36
- * bytes, big-endian) followed by the BLOB. A byte array needs no class of the suite's on the member,
- * so the connector works against any cluster. Writes are {@code set}s, which are upserts (no
+ * byte[]>}: the key is the record id, the value {@link RecordBytes} (no class of the suite's is
+ * needed on the members, so the connector works against any cluster). Writes are {@code set}s, which are upserts (no
  * previous value comes back, and checking a key first would add a round trip to every write, see
  * {@link Database#writesAreUpserts}). Batches are one {@code getAll} or {@code setAll}; asynchronous
  * calls are the client's own ({@code getAsync}, {@code setAsync}), many in flight on one connection.
@@ -39,7 +38,6 @@ import org.streambench.generator.SensorRecord;
  */
 public final class HazelcastDatabase implements Database {
 
-    private static final int HEADER_BYTES = 3 * Integer.BYTES + 3 * Double.BYTES;
     private static final long BATCH_BYTES = 8L << 20;
 
     private HazelcastInstance client;
@@ -107,7 +105,7 @@ public final class HazelcastDatabase implements Database {
         try {
             for (long i = 0; i < count; i++) {
                 SensorRecord record = recordAt.apply(i);
-                batch.put(record.id(), encode(record, blobAt.apply(i)));
+                batch.put(record.id(), RecordBytes.encode(record, blobAt.apply(i)));
                 if (batch.size() == perBatch || i == count - 1) {
                     map.setAll(batch);
                     batch.clear();
@@ -121,7 +119,7 @@ public final class HazelcastDatabase implements Database {
     @Override
     public Optional<StoredRecord> read(String id) {
         try {
-            return Optional.ofNullable(map.get(id)).map(value -> decode(id, value));
+            return Optional.ofNullable(map.get(id)).map(value -> RecordBytes.decode(id, value));
         } catch (HazelcastException e) {
             throw failure("read " + id, e);
         }
@@ -131,7 +129,7 @@ public final class HazelcastDatabase implements Database {
     public Map<String, StoredRecord> readAll(Collection<String> ids) {
         try {
             Map<String, StoredRecord> found = new HashMap<>();
-            map.getAll(new HashSet<>(ids)).forEach((id, value) -> found.put(id, decode(id, value)));
+            map.getAll(new HashSet<>(ids)).forEach((id, value) -> found.put(id, RecordBytes.decode(id, value)));
             return found;
         } catch (HazelcastException e) {
             throw failure("read a batch of " + ids.size() + " keys", e);
@@ -150,7 +148,7 @@ public final class HazelcastDatabase implements Database {
 
     private void write(SensorRecord record, byte[] blob, String what) {
         try {
-            map.set(record.id(), encode(record, blob));
+            map.set(record.id(), RecordBytes.encode(record, blob));
         } catch (HazelcastException e) {
             throw failure(what + " " + record.id(), e);
         }
@@ -166,7 +164,7 @@ public final class HazelcastDatabase implements Database {
     public void writeAll(List<Write> writes) {
         Map<String, byte[]> entries = new LinkedHashMap<>();
         for (Write write : writes) {
-            entries.put(write.record().id(), encode(write.record(), write.blob()));
+            entries.put(write.record().id(), RecordBytes.encode(write.record(), write.blob()));
         }
         try {
             map.setAll(entries);
@@ -183,13 +181,13 @@ public final class HazelcastDatabase implements Database {
     @Override
     public CompletableFuture<Optional<StoredRecord>> readAsync(String id) {
         return map.getAsync(id)
-                .thenApply(value -> Optional.ofNullable(value).map(found -> decode(id, found)))
+                .thenApply(value -> Optional.ofNullable(value).map(found -> RecordBytes.decode(id, found)))
                 .toCompletableFuture();
     }
 
     @Override
     public CompletableFuture<Void> writeAsync(Write write) {
-        return map.setAsync(write.record().id(), encode(write.record(), write.blob()))
+        return map.setAsync(write.record().id(), RecordBytes.encode(write.record(), write.blob()))
                 .toCompletableFuture();
     }
 
@@ -214,7 +212,7 @@ public final class HazelcastDatabase implements Database {
                                 new HashSet<>(keys.subList(from, Math.min(keys.size(), from + perBatch))))
                         .values();
                 wrong += values.stream()
-                        .filter(value -> value.length - HEADER_BYTES != length)
+                        .filter(value -> RecordBytes.blobLength(value) != length)
                         .count();
             }
             return wrong;
@@ -263,33 +261,6 @@ public final class HazelcastDatabase implements Database {
             client = null;
             map = null;
         }
-    }
-
-    private static byte[] encode(SensorRecord r, byte[] blob) {
-        return ByteBuffer.allocate(HEADER_BYTES + blob.length)
-                .putInt(r.int1())
-                .putInt(r.int2())
-                .putInt(r.int3())
-                .putDouble(r.double1())
-                .putDouble(r.double2())
-                .putDouble(r.double3())
-                .put(blob)
-                .array();
-    }
-
-    private static StoredRecord decode(String id, byte[] value) {
-        ByteBuffer buffer = ByteBuffer.wrap(value);
-        SensorRecord record = new SensorRecord(
-                id,
-                buffer.getInt(),
-                buffer.getInt(),
-                buffer.getInt(),
-                buffer.getDouble(),
-                buffer.getDouble(),
-                buffer.getDouble());
-        byte[] blob = new byte[buffer.remaining()];
-        buffer.get(blob);
-        return new StoredRecord(record, blob);
     }
 
     private static DatabaseException failure(String what, RuntimeException e) {

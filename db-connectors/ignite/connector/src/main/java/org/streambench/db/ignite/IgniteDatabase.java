@@ -2,7 +2,6 @@ package org.streambench.db.ignite;
 
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -29,13 +28,14 @@ import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
 import org.streambench.db.DatabaseSettings;
+import org.streambench.db.RecordBytes;
 import org.streambench.db.StoredRecord;
 import org.streambench.generator.SensorRecord;
 
 /**
  * Apache Ignite through its thin client, one client per operator instance, a cache of {@code
- * String} to {@code byte[]}: the value is the record's three ints and three doubles (36 bytes,
- * big-endian) followed by the BLOB, so no class of the suite's is needed on the nodes. Writes are
+ * String} to {@code byte[]}: the value is {@link RecordBytes}, so no class of the suite's is needed
+ * on the nodes. Writes are
  * {@code put}s, upserts (see {@link Database#writesAreUpserts}). Batches are one {@code getAll} or
  * {@code putAll}; asynchronous calls are the client's own ({@code getAsync}, {@code putAsync}).
  * Settings: {@code url} ({@code ignite://host:port}, a node's thin-client port), {@code user} and
@@ -43,7 +43,6 @@ import org.streambench.generator.SensorRecord;
  */
 public final class IgniteDatabase implements Database {
 
-    private static final int HEADER_BYTES = 3 * Integer.BYTES + 3 * Double.BYTES;
     private static final long BATCH_BYTES = 8L << 20;
 
     private IgniteClient client;
@@ -107,7 +106,7 @@ public final class IgniteDatabase implements Database {
         try {
             for (long i = 0; i < count; i++) {
                 SensorRecord record = recordAt.apply(i);
-                batch.put(record.id(), encode(record, blobAt.apply(i)));
+                batch.put(record.id(), RecordBytes.encode(record, blobAt.apply(i)));
                 if (batch.size() == perBatch || i == count - 1) {
                     cache.putAll(batch);
                     batch.clear();
@@ -121,7 +120,7 @@ public final class IgniteDatabase implements Database {
     @Override
     public Optional<StoredRecord> read(String id) {
         try {
-            return Optional.ofNullable(cache.get(id)).map(value -> decode(id, value));
+            return Optional.ofNullable(cache.get(id)).map(value -> RecordBytes.decode(id, value));
         } catch (ClientException e) {
             throw failure("read " + id, e);
         }
@@ -131,7 +130,7 @@ public final class IgniteDatabase implements Database {
     public Map<String, StoredRecord> readAll(Collection<String> ids) {
         try {
             Map<String, StoredRecord> found = new HashMap<>();
-            cache.getAll(new HashSet<>(ids)).forEach((id, value) -> found.put(id, decode(id, value)));
+            cache.getAll(new HashSet<>(ids)).forEach((id, value) -> found.put(id, RecordBytes.decode(id, value)));
             return found;
         } catch (ClientException e) {
             throw failure("read a batch of " + ids.size() + " keys", e);
@@ -150,7 +149,7 @@ public final class IgniteDatabase implements Database {
 
     private void write(SensorRecord record, byte[] blob, String what) {
         try {
-            cache.put(record.id(), encode(record, blob));
+            cache.put(record.id(), RecordBytes.encode(record, blob));
         } catch (ClientException e) {
             throw failure(what + " " + record.id(), e);
         }
@@ -166,7 +165,7 @@ public final class IgniteDatabase implements Database {
     public void writeAll(List<Write> writes) {
         Map<String, byte[]> entries = new LinkedHashMap<>();
         for (Write write : writes) {
-            entries.put(write.record().id(), encode(write.record(), write.blob()));
+            entries.put(write.record().id(), RecordBytes.encode(write.record(), write.blob()));
         }
         try {
             cache.putAll(entries);
@@ -183,13 +182,13 @@ public final class IgniteDatabase implements Database {
     @Override
     public CompletableFuture<Optional<StoredRecord>> readAsync(String id) {
         return cache.getAsync(id)
-                .thenApply(value -> Optional.ofNullable(value).map(found -> decode(id, found)))
+                .thenApply(value -> Optional.ofNullable(value).map(found -> RecordBytes.decode(id, found)))
                 .toCompletableFuture();
     }
 
     @Override
     public CompletableFuture<Void> writeAsync(Write write) {
-        return cache.putAsync(write.record().id(), encode(write.record(), write.blob()))
+        return cache.putAsync(write.record().id(), RecordBytes.encode(write.record(), write.blob()))
                 .toCompletableFuture();
     }
 
@@ -210,7 +209,7 @@ public final class IgniteDatabase implements Database {
         long wrong = 0;
         try (QueryCursor<Cache.Entry<String, byte[]>> cursor = cache.query(scan)) {
             for (Cache.Entry<String, byte[]> entry : cursor) {
-                if (entry.getValue().length - HEADER_BYTES != length) {
+                if (RecordBytes.blobLength(entry.getValue()) != length) {
                     wrong++;
                 }
             }
@@ -269,33 +268,6 @@ public final class IgniteDatabase implements Database {
             client = null;
             cache = null;
         }
-    }
-
-    private static byte[] encode(SensorRecord r, byte[] blob) {
-        return ByteBuffer.allocate(HEADER_BYTES + blob.length)
-                .putInt(r.int1())
-                .putInt(r.int2())
-                .putInt(r.int3())
-                .putDouble(r.double1())
-                .putDouble(r.double2())
-                .putDouble(r.double3())
-                .put(blob)
-                .array();
-    }
-
-    private static StoredRecord decode(String id, byte[] value) {
-        ByteBuffer buffer = ByteBuffer.wrap(value);
-        SensorRecord record = new SensorRecord(
-                id,
-                buffer.getInt(),
-                buffer.getInt(),
-                buffer.getInt(),
-                buffer.getDouble(),
-                buffer.getDouble(),
-                buffer.getDouble());
-        byte[] blob = new byte[buffer.remaining()];
-        buffer.get(blob);
-        return new StoredRecord(record, blob);
     }
 
     private static DatabaseException failure(String what, RuntimeException e) {
