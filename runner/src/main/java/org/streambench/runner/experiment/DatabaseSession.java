@@ -240,6 +240,11 @@ public final class DatabaseSession implements AutoCloseable {
      * connection within {@value #PROBE_SECONDS} s), or empty if it answers.
      */
     Optional<String> unreachable() {
+        return unreachable(PROBE_SECONDS);
+    }
+
+    /** As {@link #unreachable()}, waiting {@code probeSeconds} for a new connection's answer. */
+    Optional<String> unreachable(int probeSeconds) {
         if (localServer != null && servers.running(name).isEmpty()) {
             return Optional.of("the local " + name + " server (pid " + localServer.pid()
                     + ") is no longer running; see " + servers.dir(name).resolve("server.log"));
@@ -256,10 +261,10 @@ public final class DatabaseSession implements AutoCloseable {
             }
         });
         try {
-            return probe.get(PROBE_SECONDS, TimeUnit.SECONDS);
+            return probe.get(probeSeconds, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
             return Optional.of(
-                    "the database stopped answering: a new connection got no answer within " + PROBE_SECONDS + " s");
+                    "the database stopped answering: a new connection got no answer within " + probeSeconds + " s");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();

@@ -93,6 +93,10 @@ public final class ExperimentRunner {
     private static final String LOOPBACK = "127.0.0.1";
     /** A worker silent this long, while the run is not over, has died (its JVM on a cluster is not the runner's to watch). */
     private static final Duration WORKER_SILENCE = Duration.ofSeconds(15);
+    /** How long a job JVM whose metrics endpoint closed is given to end: a killed JVM closes its socket as it dies. */
+    private static final Duration DEATH_GRACE = Duration.ofMillis(500);
+    /** How long a database asked during a second without records has to answer a new connection. */
+    private static final int STALL_PROBE_SECONDS = 5;
 
     /** How often the runner asks YARN whether the job's application failed while it waits for the first record. */
     private static final Duration APPLICATION_CHECK_INTERVAL = Duration.ofSeconds(2);
@@ -160,6 +164,7 @@ public final class ExperimentRunner {
         String clusterVersion = launcher.clusterVersion();
         Files.createDirectories(jobTmp);
         JobLauncher.Job job = launcher.launch(engine, spec, dir, jobTmp, jobHeap, dir.resolve(JOB_LOG));
+        StallWatch stallWatch = new StallWatch(() -> session.unreachable(STALL_PROBE_SECONDS));
         try (CleanupOnExit.Registration endJob = CleanupOnExit.register("stop the job JVM", () -> end(job, dir));
                 ScrapeTargets.Registration target = new ScrapeTargets(Home.work())
                         .add(
@@ -181,7 +186,7 @@ public final class ExperimentRunner {
             out.println("settled: " + settled);
             rowsBefore = database.countRows();
             phases.lap("settle");
-            sample(job, spec, collector, steadyWarmup, dir.resolve(JOB_LOG), seconds, phases);
+            sample(job, spec, collector, steadyWarmup, dir.resolve(JOB_LOG), seconds, phases, stallWatch);
         } catch (JobFailure failure) {
             error = failure.getMessage();
         } finally {
@@ -202,8 +207,10 @@ public final class ExperimentRunner {
             error = measuredNothing(seconds);
         }
         if (error != null) {
-            error += session.unreachable().map(problem -> "; " + problem).orElse("");
+            Optional<String> unreachable = session.unreachable().or(stallWatch::finding);
+            error += unreachable.map(problem -> "; " + problem).orElse("");
         }
+        stallWatch.close();
         Verification verification = null;
         if (finished) {
             out.println("verifying the database ...");
@@ -304,7 +311,7 @@ public final class ExperimentRunner {
 
     public void sample(Process job, ExperimentSpec spec, JobCollector collector, Path jobLog, List<Second> seconds)
             throws InterruptedException, JobFailure {
-        sample(() -> job, spec, collector, false, jobLog, seconds, new Phases());
+        sample(() -> job, spec, collector, false, jobLog, seconds, new Phases(), StallWatch.NONE);
     }
 
     /**
@@ -319,7 +326,8 @@ public final class ExperimentRunner {
             boolean steadyWarmup,
             Path jobLog,
             List<Second> seconds,
-            Phases phases)
+            Phases phases,
+            StallWatch stallWatch)
             throws InterruptedException, JobFailure {
         MetricsScraper.Snapshot previous = awaitFirstRecords(job, spec, collector, jobLog);
         phases.lap("jobStart");
@@ -350,7 +358,7 @@ public final class ExperimentRunner {
                         + " s into the run)");
             }
             requireWorkersAlive(collector);
-            MetricsScraper.Snapshot now = scrape(job, spec, collector);
+            MetricsScraper.Snapshot now = scrape(job, spec, collector, jobLog);
             if (now == null) {
                 return;
             }
@@ -365,6 +373,7 @@ public final class ExperimentRunner {
                     Math.round(reads),
                     reads > 0 ? (now.readSeconds() - previous.readSeconds()) / reads * 1e6 : null,
                     Math.round(now.errors() - previous.errors())));
+            stallWatch.second(second, seconds.get(seconds.size() - 1).records());
             if (warmupEnd == UNDECIDED && (second >= spec.warmupSeconds() || Warmup.steady(seconds))) {
                 warmupEnd = second;
                 out.printf(
@@ -486,7 +495,8 @@ public final class ExperimentRunner {
      * again until it has been silent for {@link #WORKER_SILENCE}: its sample comes late, with the
      * longer interval it covers, instead of failing a run that is still going.
      */
-    private MetricsScraper.Snapshot scrape(JobLauncher.Job job, ExperimentSpec spec, JobCollector collector)
+    private MetricsScraper.Snapshot scrape(
+            JobLauncher.Job job, ExperimentSpec spec, JobCollector collector, Path jobLog)
             throws JobFailure, InterruptedException {
         long giveUp = System.nanoTime() + WORKER_SILENCE.toNanos();
         while (true) {
@@ -502,6 +512,11 @@ public final class ExperimentRunner {
             } catch (IOException e) {
                 if (endedByItself(job, spec)) {
                     return null;
+                }
+                if (job.process().waitFor(DEATH_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                    // the endpoint closed because its JVM died (killed, crashed): that is the cause
+                    throw new JobFailure(
+                            "the " + spec.engine() + " job " + describeEnd(job, jobLog, collector.failure()));
                 }
                 throw new JobFailure("the job's metrics endpoint stopped answering: " + e + job.describe());
             }
