@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -80,6 +81,11 @@ public final class Bench {
                 err.println("bench: the run failed: " + e.getMessage());
                 return 1;
             }
+            Optional<String> diskFull = diskFull(e);
+            if (diskFull.isPresent()) {
+                err.println("bench: the disk is full: " + diskFull.get());
+                return 1;
+            }
             err.println("bench: unexpected failure: " + e);
             e.printStackTrace(err);
             return 1;
@@ -94,6 +100,19 @@ public final class Bench {
         }
         return cli.execute(args);
     }
+
+    /** The outermost message of {@code e}'s causes that says a disk is full (it names the file where it can). */
+    static Optional<String> diskFull(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof IOException
+                    && String.valueOf(cause.getMessage()).contains(NO_SPACE)) {
+                return Optional.of(cause.getMessage().lines().findFirst().orElse(NO_SPACE));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static final String NO_SPACE = "No space left on device";
 
     /** The commands that take a YAML spec (--spec). */
     private static final Set<String> SPEC_COMMANDS = Set.of("run", "matrix", "quickstart");

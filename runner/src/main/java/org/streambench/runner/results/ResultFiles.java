@@ -2,7 +2,6 @@ package org.streambench.runner.results;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,34 +40,53 @@ public final class ResultFiles {
                 return;
             }
             Path csvTmp = dir.resolve(PER_SECOND + ".tmp");
-            try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvTmp))) {
-                csv.println(
-                        "second,epochMillis,intervalSeconds,warmup,records,generated,reads,readLatencyMeanMicros,errors");
-                for (Second s : result.perSecond()) {
-                    String latency = s.readLatencyMeanMicros() == null
-                            ? ""
-                            : String.format(Locale.ROOT, "%.1f", s.readLatencyMeanMicros());
-                    csv.printf(
-                            Locale.ROOT,
-                            "%d,%d,%.6f,%b,%d,%d,%d,%s,%d%n",
-                            s.second(),
-                            s.epochMillis(),
-                            s.intervalSeconds(),
-                            s.warmup(),
-                            s.records(),
-                            s.generated(),
-                            s.reads(),
-                            latency,
-                            s.errors());
+            try {
+                Files.writeString(csvTmp, perSecondCsv(result));
+                Files.move(
+                        csvTmp,
+                        dir.resolve(PER_SECOND),
+                        StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
+                writeJson(ResultJson.write(toDocument(result)), dir);
+            } catch (IOException e) {
+                // e.g. a full disk: no half-written result is left behind, nor a per-second file without its result
+                for (Path partial : List.of(csvTmp, dir.resolve(PER_SECOND), dir.resolve(RESULT + ".tmp"))) {
+                    deleteQuietly(partial);
                 }
+                throw new IOException("could not write the result to " + dir + ": " + e.getMessage(), e);
             }
-            Files.move(
-                    csvTmp,
-                    dir.resolve(PER_SECOND),
-                    StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-            writeJson(ResultJson.write(toDocument(result)), dir);
         }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // the write's own failure is the one to report
+        }
+    }
+
+    private static String perSecondCsv(RunResult result) {
+        StringBuilder csv = new StringBuilder(
+                "second,epochMillis,intervalSeconds,warmup,records,generated,reads,readLatencyMeanMicros,errors\n");
+        for (Second s : result.perSecond()) {
+            String latency = s.readLatencyMeanMicros() == null
+                    ? ""
+                    : String.format(Locale.ROOT, "%.1f", s.readLatencyMeanMicros());
+            csv.append(String.format(
+                    Locale.ROOT,
+                    "%d,%d,%.6f,%b,%d,%d,%d,%s,%d%n",
+                    s.second(),
+                    s.epochMillis(),
+                    s.intervalSeconds(),
+                    s.warmup(),
+                    s.records(),
+                    s.generated(),
+                    s.reads(),
+                    latency,
+                    s.errors()));
+        }
+        return csv.toString();
     }
 
     /** Marks a run the runner could not finish: result.json says "interrupted" (unless a complete result is there). */
