@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.streambench.db.Databases;
 import org.streambench.local.Home;
 import org.streambench.runner.cli.Bench;
 
@@ -24,8 +25,9 @@ final class Processes {
 
     /** Starts {@code ./bench ARGS} as its own JVM, as a user would, with its state under {@code work}; output to {@code log}. */
     static Process bench(Path work, Path log, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Home.javaExecutable(),
+        List<String> command = new ArrayList<>(List.of(Home.javaExecutable()));
+        command.addAll(Databases.jvmFlags()); // as ./bench starts it
+        command.addAll(List.of(
                 "-Dstreambench.home=" + Home.root(),
                 "-Dstreambench.work=" + work,
                 "-cp",
