@@ -48,6 +48,24 @@ class AccessModesTest {
         boundedRun(engine, database, mode, "mixed", tmp);
     }
 
+    static Stream<Arguments> patternsBeyondStudy() {
+        return Registries.databasesBeyondStudy().stream().flatMap(database -> Registries.engines().stream()
+                .flatMap(engine ->
+                        Stream.of("read", "insert", "update").map(pattern -> Arguments.of(engine, database, pattern))));
+    }
+
+    /**
+     * The databases the study did not measure run every pattern verified on every engine (mixed, in
+     * one synchronous call per record, is AllPairsTest's).
+     */
+    @Tag("modes")
+    @ParameterizedTest(name = "{0} x {1} x {2}")
+    @MethodSource("patternsBeyondStudy")
+    void everyPatternVerifiesOnTheDatabasesBeyondTheStudy(
+            String engine, String database, String pattern, @TempDir Path tmp) throws Exception {
+        boundedRun(engine, database, "sync", pattern, tmp);
+    }
+
     @ParameterizedTest(name = "{0} x postgresql x {1}")
     @CsvSource(
             delimiter = '|',

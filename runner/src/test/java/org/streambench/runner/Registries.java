@@ -33,6 +33,13 @@ public final class Registries {
                 .toList();
     }
 
+    /** Databases with a local server that the study did not measure (in-memory stores, grids). */
+    public static List<String> databasesBeyondStudy() {
+        return databases().stream()
+                .filter(database -> !Databases.provider(database).orElseThrow().inStudy())
+                .toList();
+    }
+
     /** Every engine x database pair, databases first. */
     public static Stream<Arguments> pairs() {
         return databases().stream()
