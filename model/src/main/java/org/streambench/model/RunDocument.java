@@ -1,5 +1,6 @@
 package org.streambench.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 
@@ -13,6 +14,8 @@ import java.util.Map;
  * {@code accessLatencyMicros}: the access mode's own latencies (writeCall: each write call's or
  * batch write's round trip; batchWait: how long records waited for their batch), those that occurred.
  * Layout 2 added {@code spec.access} and {@code accessLatencyMicros}; a layout 1 file reads as sync.
+ * {@code ceiling}: the database's own load tool run after the pipeline ({@code bench run --ceiling}),
+ * absent without it (an older reader skips it).
  */
 public record RunDocument(
         int schemaVersion,
@@ -32,7 +35,8 @@ public record RunDocument(
         Counts counts,
         Verification verification,
         Environment environment,
-        Map<String, Double> phaseSeconds) {
+        Map<String, Double> phaseSeconds,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Ceiling ceiling) {
 
     /**
      * The layout of result.json that this code writes and reads; a change that an older reader would
@@ -47,6 +51,39 @@ public record RunDocument(
             schemaVersion = 1;
         }
     }
+
+    /** This document with {@code ceiling} beside its numbers. */
+    public RunDocument withCeiling(Ceiling ceiling) {
+        return new RunDocument(
+                schemaVersion,
+                spec,
+                status,
+                error,
+                startedAt,
+                warmup,
+                throughput,
+                rate,
+                readLatencyMicros,
+                readLatencyByResultMicros,
+                endToEndLatencyMicros,
+                generatorDelayMicros,
+                accessLatencyMicros,
+                perSecond,
+                counts,
+                verification,
+                environment,
+                phaseSeconds,
+                ceiling);
+    }
+
+    /**
+     * The database's own load tool on the same server right after the run, with the run's pattern,
+     * BLOB, keys, window and its parallelism as threads: {@code throughput} in operations/s (one
+     * operation is one record's worth), {@code ratio} the pipeline's mean throughput over it (null
+     * unless the tool's run was verified), {@code folder} its ceiling.json's folder, relative to the run's.
+     */
+    public record Ceiling(
+            String tool, int threads, Double throughput, Double ratio, String status, String error, String folder) {}
 
     /** A run the runner could not finish: its spec and why, no numbers. */
     public record Interrupted(int schemaVersion, Spec spec, String status, String error, String startedAt) {}

@@ -118,7 +118,8 @@ class ModelJsonTest {
                         "vm",
                         "0.1.0",
                         "abc"),
-                Map.of("reset", 0.5));
+                Map.of("reset", 0.5),
+                new RunDocument.Ceiling("pgbench", 2, 1234.5, 0.81, "ok", null, "ceiling"));
         Path file = dir.resolve("result.json");
         Files.writeString(file, ResultJson.write(document));
         assertEquals(document, ResultJson.read(file));

@@ -251,7 +251,8 @@ public final class Report {
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
             csv.println("folder,engine,database,pattern,blobBytes,repetition,status,throughputMean,throughputStddev,"
                     + "readLatencyMeanMicros,readLatencyStddevMicros,p50,p95,p99,p999,mismatches,emulated,engineVersion,databaseVersion,"
-                    + "durationSeconds,warmupSeconds,keys,parallelism,rate,commit,error,access,endToEndP99Micros");
+                    + "durationSeconds,warmupSeconds,keys,parallelism,rate,commit,error,access,endToEndP99Micros,"
+                    + "ceilingTool,ceilingThroughput,ceilingRatio");
             for (RunRecord r : runs) {
                 RunRecord.Latency l = r.readLatency();
                 csv.println(String.join(
@@ -283,7 +284,10 @@ public final class Report {
                         field(r.commit()),
                         field(r.error()),
                         field(r.access()),
-                        r.endToEndP99() == null ? "" : Long.toString(r.endToEndP99())));
+                        r.endToEndP99() == null ? "" : Long.toString(r.endToEndP99()),
+                        field(r.ceilingTool()),
+                        r.ceilingThroughput() == null ? "" : number(r.ceilingThroughput()),
+                        r.ceilingRatio() == null ? "" : number(r.ceilingRatio())));
             }
         }
     }
@@ -625,11 +629,30 @@ public final class Report {
                 + (e.unit().equals("us") ? "µs" : e.unit());
     }
 
+    /**
+     * The cell's throughput as a share of the database's own load tool on the same server (bench run
+     * --ceiling), e.g. "0.87 (pgbench)": the mean over its runs that measured one, else empty.
+     */
+    static String ofCeiling(Cell c) {
+        List<RunRecord> measured = c.runs().stream()
+                .filter(r -> r.ok() && r.ceilingRatio() != null)
+                .toList();
+        if (measured.isEmpty()) {
+            return "";
+        }
+        double mean =
+                measured.stream().mapToDouble(RunRecord::ceilingRatio).average().orElseThrow();
+        return String.format(Locale.ROOT, "%.2f (%s)", mean, measured.get(0).ceilingTool());
+    }
+
     private void cellTable(StringBuilder h) {
+        boolean withCeiling = runs.stream().anyMatch(r -> r.ceilingRatio() != null);
         h.append(
                         "<table><thead><tr><th class=\"l\">engine</th><th class=\"l\">database</th><th class=\"l\">pattern</th><th>BLOB</th>")
                 .append(
-                        "<th class=\"l\">access</th><th>runs</th><th>throughput (records/s)</th><th>read latency (µs, mean ± sd)</th><th class=\"l\">state</th></tr></thead><tbody>");
+                        "<th class=\"l\">access</th><th>runs</th><th>throughput (records/s)</th><th>read latency (µs, mean ± sd)</th>")
+                .append(withCeiling ? "<th>of the ceiling</th>" : "")
+                .append("<th class=\"l\">state</th></tr></thead><tbody>");
         List<Cell> sorted = new ArrayList<>(cells.values());
         sorted.sort(Comparator.comparing((Cell c) -> c.key().pattern())
                 .thenComparing(c -> c.key().blobBytes())
@@ -672,6 +695,7 @@ public final class Report {
                             c.latency() == null
                                     ? ""
                                     : String.format(Locale.ROOT, "%,.0f ± %,.0f", c.latency(), c.latencyStddev()))
+                    .append(withCeiling ? "</td><td>" + esc(ofCeiling(c)) : "")
                     .append("</td><td class=\"l\">")
                     .append(state)
                     .append("</td></tr>");
@@ -688,7 +712,8 @@ public final class Report {
                         .append(m.blobBytes())
                         .append("</td><td class=\"l\">")
                         .append(esc(m.access()))
-                        .append("</td><td>0</td><td></td><td></td><td class=\"l\"><span class=\"bad\">NO RESULT: ")
+                        .append("</td><td>0</td><td></td><td></td>" + (withCeiling ? "<td></td>" : "")
+                                + "<td class=\"l\"><span class=\"bad\">NO RESULT: ")
                         .append(esc(m.state() + (m.reason() == null ? "" : " (" + m.reason() + ")")))
                         .append("</span></td></tr>");
             }

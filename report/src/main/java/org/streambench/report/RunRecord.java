@@ -42,7 +42,10 @@ public record RunRecord(
         double throughputHalf,
         double latencyHalf,
         String access,
-        Long endToEndP99) {
+        Long endToEndP99,
+        String ceilingTool,
+        Double ceilingThroughput,
+        Double ceilingRatio) {
 
     /** Read latency in microseconds. */
     public record Latency(double mean, double stddev, long p50, long p95, long p99, long p999) {}
@@ -107,6 +110,9 @@ public record RunRecord(
                 spec.access() == null ? "sync" : spec.access(),
                 run.endToEndLatencyMicros() == null
                         ? null
-                        : run.endToEndLatencyMicros().p99());
+                        : run.endToEndLatencyMicros().p99(),
+                run.ceiling() == null ? null : run.ceiling().tool(),
+                run.ceiling() == null ? null : run.ceiling().throughput(),
+                run.ceiling() == null ? null : run.ceiling().ratio());
     }
 }

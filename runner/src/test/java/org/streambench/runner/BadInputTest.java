@@ -529,6 +529,22 @@ class BadInputTest {
         assertFalse(Files.exists(out), "no result folder may be left behind");
     }
 
+    /** bench run --ceiling: a database without a tool, or more threads than the tool takes; nothing started or written. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "hbase|1|database hbase has no ceiling tool yet; those that have one: postgresql, mariadb",
+                "postgresql|100|--ceiling runs one client per processing instance: at most 99, not --parallelism 100"
+            })
+    void runWithCeilingRejectsWhatHasNoCeiling(String database, String parallelism, String message) {
+        Path out = tmp.resolve("run");
+        String err = oneLineRefusal(CliResult.bench(
+                "run", "--db", database, "--parallelism", parallelism, "--ceiling", "--out", out.toString()));
+        assertTrue(err.contains(message), "'" + message + "' not in: " + err);
+        assertFalse(Files.exists(out), "no result folder may be left behind");
+    }
+
     @Test
     void rejectsAnUnknownOption() {
         assertRejected("Unknown option: '--frobnicate'", "--frobnicate");

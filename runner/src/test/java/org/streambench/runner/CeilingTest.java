@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -17,6 +19,7 @@ import org.streambench.generator.Keys;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.model.CeilingDocument;
 import org.streambench.model.CeilingJson;
+import org.streambench.runner.results.ResultFiles;
 import org.streambench.servers.ServerState;
 import org.streambench.servers.TestServers;
 
@@ -92,5 +95,57 @@ class CeilingTest {
                 assertEquals(blob, first.blob().length, "an inserted row holds a BLOB of the size");
             }
         }
+    }
+
+    /**
+     * bench run --ceiling: the run, then the tool on the same server with the run's pattern, BLOB,
+     * keys, window and parallelism; result.json says the tool, its throughput and the pipeline's
+     * share of it, and the tool's own ceiling.json sits in the run's folder.
+     */
+    @Test
+    void aRunWithCeilingRecordsTheToolsThroughputAndThePipelinesShareOfIt(@TempDir Path tmp) throws Exception {
+        ServerState server = TestServers.start("postgresql");
+        Path out = tmp.resolve("run");
+        CliResult run = CliResult.bench(
+                "run",
+                "--engine",
+                "flink",
+                "--db",
+                "postgresql",
+                "--db-port",
+                Integer.toString(server.port()),
+                "--pattern",
+                "update",
+                "--blob",
+                "100",
+                "--keys",
+                Integer.toString(KEYS),
+                "--parallelism",
+                "2",
+                "--warmup",
+                "1s",
+                "--duration",
+                "3s",
+                "--metrics-port",
+                "0",
+                "--ceiling",
+                "--out",
+                out.toString());
+        assertEquals(0, run.code(), run.toString());
+        Map<String, Object> result = ResultFiles.read(out);
+        assertEquals("ok", result.get("status"));
+        Map<String, Object> ceiling = EndToEndTest.map(result, "ceiling");
+        assertEquals("pgbench", ceiling.get("tool"));
+        assertEquals(2, ((Number) ceiling.get("threads")).intValue(), "one client per processing instance");
+        assertEquals("ok", ceiling.get("status"));
+        CeilingDocument document =
+                CeilingJson.read(out.resolve((String) ceiling.get("folder")).resolve(CeilingDocument.FILE));
+        assertEquals("update", document.pattern());
+        assertEquals(100, document.blobBytes());
+        assertEquals(3, document.durationSeconds(), "the tool runs for the run's measured window");
+        assertEquals(document.result().throughput(), ((Number) ceiling.get("throughput")).doubleValue(), 1e-9);
+        double pipeline = ((Number) EndToEndTest.map(result, "throughput").get("mean")).doubleValue();
+        assertEquals(pipeline / document.result().throughput(), ((Number) ceiling.get("ratio")).doubleValue(), 1e-9);
+        assertTrue(run.out().contains("the pipeline reached "), run.out());
     }
 }

@@ -1,5 +1,6 @@
 package org.streambench.runner.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,9 +101,7 @@ final class CeilingCommand implements Callable<Integer> {
         DatabaseProvider provider = Databases.provider(database)
                 .orElseThrow(() -> new UserError(
                         "unknown database '" + database + "'; use one of: " + String.join(", ", Databases.names())));
-        CeilingTool tool = provider.ceilingTool()
-                .orElseThrow(() -> new UserError("database " + database + " has no ceiling tool yet; those that have"
-                        + " one: " + String.join(", ", withCeilingTool())));
+        CeilingTool tool = requireTool(provider);
         CeilingRun.Request request = request();
         requireInstalled(tool);
         DatabaseSession.check(database, connection);
@@ -118,9 +117,7 @@ final class CeilingCommand implements Callable<Integer> {
         try (ResultFolder claimed = ResultFolder.claimEmpty(dir, "--out");
                 DatabaseSession session = DatabaseSession.open(database, connection, console)) {
             document = CeilingRun.run(request, database, tool, session, dir, console);
-            Path tmp = dir.resolve(CeilingDocument.FILE + ".tmp");
-            Files.writeString(tmp, CeilingJson.write(document));
-            Files.move(tmp, dir.resolve(CeilingDocument.FILE), StandardCopyOption.ATOMIC_MOVE);
+            write(document, dir);
         }
         console.println(summary(document, dir));
         return document.status().equals("ok") ? 0 : 1;
@@ -158,6 +155,20 @@ final class CeilingCommand implements Callable<Integer> {
         return new CeilingRun.Request(parsedPattern, (int) blobBytes, keyCount, threadCount, seconds, seedValue);
     }
 
+    /** The database's ceiling tool; a database without one is bad input. */
+    static CeilingTool requireTool(DatabaseProvider provider) {
+        return provider.ceilingTool()
+                .orElseThrow(() -> new UserError("database " + provider.name() + " has no ceiling tool yet; those that"
+                        + " have one: " + String.join(", ", withCeilingTool())));
+    }
+
+    /** Writes {@code document} as {@code dir/ceiling.json}, atomically. */
+    static void write(CeilingDocument document, Path dir) throws IOException {
+        Path tmp = dir.resolve(CeilingDocument.FILE + ".tmp");
+        Files.writeString(tmp, CeilingJson.write(document));
+        Files.move(tmp, dir.resolve(CeilingDocument.FILE), StandardCopyOption.ATOMIC_MOVE);
+    }
+
     static List<String> withCeilingTool() {
         return Databases.names().stream()
                 .filter(name -> Databases.provider(name)
@@ -167,7 +178,7 @@ final class CeilingCommand implements Callable<Integer> {
     }
 
     /** ./bench installs the tools (apt-get) before it starts Java; a tool missing here was not installable. */
-    private static void requireInstalled(CeilingTool tool) {
+    static void requireInstalled(CeilingTool tool) {
         String path = System.getenv().getOrDefault("PATH", "");
         for (String folder : path.split(":")) {
             if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, tool.program()))) {

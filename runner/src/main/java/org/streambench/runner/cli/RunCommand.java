@@ -14,15 +14,21 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.streambench.db.CeilingTool;
+import org.streambench.db.Databases;
 import org.streambench.local.Home;
 import org.streambench.local.Lease;
 import org.streambench.local.UserError;
+import org.streambench.model.CeilingDocument;
+import org.streambench.model.RunDocument;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.ceiling.CeilingRun;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
 import org.streambench.runner.experiment.ExperimentOptions;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.experiment.JobOptions;
+import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.ResultFolder;
 import org.streambench.runner.results.RunResult;
 import org.streambench.runner.results.Summary;
@@ -62,6 +68,13 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
     @Option(names = "--out", paramLabel = "DIR", description = "Result folder (default: a new folder under results/).")
     Path out;
 
+    @Option(
+            names = "--ceiling",
+            description = "After the run, the database's own load tool on the same server (as bench ceiling): the"
+                    + " run's pattern, BLOB, keys and measured window, its --parallelism as threads; result.json"
+                    + " gets ceiling.throughput and ceiling.ratio (the pipeline's throughput over the tool's).")
+    boolean ceiling;
+
     @Mixin
     ConnectionOptions connection;
 
@@ -84,6 +97,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         ExperimentSpec spec = experiment.toSpec(job);
         ExperimentRunner runner = job.runner(console);
         DatabaseSession.check(spec.database(), connection);
+        CeilingTool ceilingTool = ceiling ? requireCeilingTool(spec) : null;
         Path dir = out != null ? out : defaultResultDir(spec);
         requireUsable(dir);
         requireDiskSpace(spec, connection);
@@ -91,11 +105,16 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         ResultFolder claimed = ResultFolder.claimEmpty(dir, "--out");
         Runnable stopMonitor = () -> {};
         RunResult result = null;
+        CeilingDocument ceilingDocument = null;
         try {
             stopMonitor = job.startMonitor(console);
             try (DatabaseSession session = DatabaseSession.open(spec.database(), connection, console)) {
                 result = runner.run(
                         spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
+                if (ceilingTool != null && result.passed()) {
+                    console.println(Summary.of(result, dir));
+                    ceilingDocument = measureCeiling(ceilingTool, spec, result, session, dir, console);
+                }
             }
         } finally {
             stopMonitor.run();
@@ -104,8 +123,89 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 deleteIfEmpty(dir);
             }
         }
-        console.println(Summary.of(result, dir));
-        return result.passed() ? 0 : 1;
+        if (ceilingDocument == null) {
+            console.println(Summary.of(result, dir));
+            if (ceilingTool != null) {
+                console.println("no ceiling: the run failed");
+            }
+            return result.passed() ? 0 : 1;
+        }
+        console.println(ceilingSummary(ceilingDocument, result, dir));
+        return ceilingDocument.status().equals("ok") ? 0 : 1;
+    }
+
+    public static final String CEILING_FOLDER = "ceiling";
+
+    /** The database's ceiling tool, installed, for as many threads as the run's parallelism; else bad input. */
+    private static CeilingTool requireCeilingTool(ExperimentSpec spec) {
+        CeilingTool tool =
+                CeilingCommand.requireTool(Databases.provider(spec.database()).orElseThrow());
+        if (spec.parallelism() > CeilingCommand.MAX_THREADS) {
+            throw new UserError("--ceiling runs one client per processing instance: at most "
+                    + CeilingCommand.MAX_THREADS + ", not --parallelism " + spec.parallelism());
+        }
+        CeilingCommand.requireInstalled(tool);
+        return tool;
+    }
+
+    /**
+     * The tool on the run's server with the run's pattern, BLOB, keys, seed and window, one thread
+     * per processing instance, into DIR/ceiling; its throughput and the pipeline's ratio to it are
+     * added to the run's result.json.
+     */
+    private static CeilingDocument measureCeiling(
+            CeilingTool tool,
+            ExperimentSpec spec,
+            RunResult result,
+            DatabaseSession session,
+            Path dir,
+            PrintWriter console)
+            throws Exception {
+        Path ceilingDir = Files.createDirectories(dir.resolve(CEILING_FOLDER));
+        CeilingDocument document = CeilingRun.run(
+                new CeilingRun.Request(
+                        spec.pattern(),
+                        spec.blobBytes(),
+                        spec.keys(),
+                        spec.parallelism(),
+                        spec.durationSeconds(),
+                        spec.seed()),
+                spec.database(),
+                tool,
+                session,
+                ceilingDir,
+                console);
+        CeilingCommand.write(document, ceilingDir);
+        ResultFiles.addCeiling(
+                dir,
+                new RunDocument.Ceiling(
+                        tool.name(),
+                        spec.parallelism(),
+                        document.result() == null ? null : document.result().throughput(),
+                        ratio(result, document),
+                        document.status(),
+                        document.error(),
+                        CEILING_FOLDER));
+        return document;
+    }
+
+    /** The pipeline's mean throughput over the tool's, if the tool's run was verified. */
+    static Double ratio(RunResult result, CeilingDocument ceiling) {
+        if (!ceiling.status().equals("ok")
+                || ceiling.result() == null
+                || ceiling.result().throughput() <= 0
+                || result.throughput() == null) {
+            return null;
+        }
+        return result.throughput().mean() / ceiling.result().throughput();
+    }
+
+    private static String ceilingSummary(CeilingDocument ceiling, RunResult result, Path dir) {
+        Double ratio = ratio(result, ceiling);
+        return CeilingCommand.summary(ceiling, dir.resolve(CEILING_FOLDER))
+                + (ratio == null
+                        ? ""
+                        : String.format(Locale.ROOT, "%nthe pipeline reached %.2f of the ceiling", ratio));
     }
 
     static Path defaultResultDir(ExperimentSpec spec) {

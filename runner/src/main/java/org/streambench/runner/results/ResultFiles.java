@@ -89,6 +89,13 @@ public final class ResultFiles {
         return csv.toString();
     }
 
+    /** Adds the ceiling measured after the run to its result.json, rewritten atomically. */
+    public static void addCeiling(Path dir, RunDocument.Ceiling ceiling) throws IOException {
+        synchronized (LOCK) {
+            writeJson(ResultJson.write(ResultJson.read(dir.resolve(RESULT)).withCeiling(ceiling)), dir);
+        }
+    }
+
     /** Marks a run the runner could not finish: result.json says "interrupted" (unless a complete result is there). */
     public static void writeInterrupted(ExperimentSpec spec, String startedAt, Path dir) {
         synchronized (LOCK) {
@@ -163,7 +170,8 @@ public final class ResultFiles {
                 counts(report),
                 r.verification(),
                 r.environment(),
-                phases);
+                phases,
+                null);
     }
 
     private static Map<String, RunDocument.Latency> accessLatency(JobReport report) {
