@@ -357,7 +357,7 @@ public final class ExperimentRunner {
                         + describeEnd(job, jobLog, collector.failure()) + " (" + (second - 1)
                         + " s into the run)");
             }
-            requireWorkersAlive(collector);
+            requireWorkersAlive(spec, collector);
             MetricsScraper.Snapshot now = scrape(job, spec, collector, jobLog);
             if (now == null) {
                 return;
@@ -431,10 +431,10 @@ public final class ExperimentRunner {
     }
 
     /** A worker that failed the run or stopped reporting ends the run at once. */
-    private static void requireWorkersAlive(JobCollector collector) throws JobFailure {
+    private static void requireWorkersAlive(ExperimentSpec spec, JobCollector collector) throws JobFailure {
         Optional<String> failure = collector.failure();
         if (failure.isPresent()) {
-            throw new JobFailure("the job failed: " + failure.get());
+            throw new JobFailure("the " + spec.engine() + " job failed: " + failure.get());
         }
         List<String> silent = collector.silentWorkers(WORKER_SILENCE);
         if (!silent.isEmpty()) {
@@ -469,7 +469,7 @@ public final class ExperimentRunner {
                 throw new JobFailure("the " + spec.engine() + " job " + describeEnd(job, jobLog, collector.failure())
                         + " before any record was processed");
             }
-            requireWorkersAlive(collector);
+            requireWorkersAlive(spec, collector);
             try {
                 if (!started) {
                     collector.control(JobProtocol.START_PATH);
@@ -507,7 +507,7 @@ public final class ExperimentRunner {
                     throw new JobFailure("the job's metrics endpoint did not answer for " + WORKER_SILENCE.toSeconds()
                             + " s: " + busy + job.describe());
                 }
-                requireWorkersAlive(collector);
+                requireWorkersAlive(spec, collector);
                 out.println("  the job's metrics endpoint did not answer in time; asking again");
             } catch (IOException e) {
                 if (endedByItself(job, spec)) {
