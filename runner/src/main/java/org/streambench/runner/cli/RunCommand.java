@@ -106,6 +106,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         Runnable stopMonitor = () -> {};
         RunResult result = null;
         CeilingDocument ceilingDocument = null;
+        String ceilingFailure = null;
         try {
             stopMonitor = job.startMonitor(console);
             try (DatabaseSession session = DatabaseSession.open(spec.database(), connection, console)) {
@@ -113,7 +114,21 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
                         spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
                 if (ceilingTool != null && result.passed()) {
                     console.println(Summary.of(result, dir));
-                    ceilingDocument = measureCeiling(ceilingTool, spec, result, session, dir, console);
+                    try {
+                        ceilingDocument = measureCeiling(ceilingTool, spec, result, session, dir, console);
+                    } catch (RuntimeException e) { // e.g. the prefill failed: the run's own result stands
+                        ceilingFailure = ceilingTool.name() + ": " + e.getMessage();
+                        ResultFiles.addCeiling(
+                                dir,
+                                new RunDocument.Ceiling(
+                                        ceilingTool.name(),
+                                        spec.parallelism(),
+                                        null,
+                                        null,
+                                        "failed",
+                                        ceilingFailure,
+                                        CEILING_FOLDER));
+                    }
                 }
             }
         } finally {
@@ -122,6 +137,10 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
             if (result == null) {
                 deleteIfEmpty(dir);
             }
+        }
+        if (ceilingFailure != null) {
+            console.println("ceiling: FAILED: " + ceilingFailure);
+            return 1;
         }
         if (ceilingDocument == null) {
             console.println(Summary.of(result, dir));
@@ -134,7 +153,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         return ceilingDocument.status().equals("ok") ? 0 : 1;
     }
 
-    public static final String CEILING_FOLDER = "ceiling";
+    static final String CEILING_FOLDER = "ceiling";
 
     /** The database's ceiling tool, installed, for as many threads as the run's parallelism; else bad input. */
     private static CeilingTool requireCeilingTool(ExperimentSpec spec) {
