@@ -340,7 +340,7 @@ public final class ExperimentRunner {
                 "records flowing; %s warm-up, then %d s measured%n",
                 steadyWarmup ? "a steady (at most " + spec.warmupSeconds() + " s)" : spec.warmupSeconds() + " s",
                 spec.durationSeconds());
-        if (warmupEnd == 0 && !control(job, spec, collector, JobProtocol.MEASURE_PATH)) {
+        if (warmupEnd == 0 && !control(job, spec, collector, jobLog, JobProtocol.MEASURE_PATH)) {
             return;
         }
         long start = previous.nanoTime();
@@ -384,7 +384,7 @@ public final class ExperimentRunner {
             }
             if (second == warmupEnd) {
                 phases.lap("warmup");
-                if (!control(job, spec, collector, JobProtocol.MEASURE_PATH)) {
+                if (!control(job, spec, collector, jobLog, JobProtocol.MEASURE_PATH)) {
                     return;
                 }
             }
@@ -407,7 +407,7 @@ public final class ExperimentRunner {
                             + (warmupEnd + spec.durationSeconds()) + " s (raise --duration)");
         }
         phases.lap("measured");
-        control(job, spec, collector, JobProtocol.STOP_PATH);
+        control(job, spec, collector, jobLog, JobProtocol.STOP_PATH);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(stopTimeoutSeconds);
         // on YARN the job is over once every worker reported: the application's own end takes seconds more
         while (job.process().isAlive() && !(job.overWhenWorkersAreDone() && collector.allFinal())) {
@@ -513,18 +513,14 @@ public final class ExperimentRunner {
                 if (endedByItself(job, spec)) {
                     return null;
                 }
-                if (job.process().waitFor(DEATH_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-                    // the endpoint closed because its JVM died (killed, crashed): that is the cause
-                    throw new JobFailure(
-                            "the " + spec.engine() + " job " + describeEnd(job, jobLog, collector.failure()));
-                }
+                requireJobAlive(job, spec, collector, jobLog);
                 throw new JobFailure("the job's metrics endpoint stopped answering: " + e + job.describe());
             }
         }
     }
 
     /** Posts a control request; false if a bounded job ended by itself before it could take it. */
-    private boolean control(JobLauncher.Job job, ExperimentSpec spec, JobCollector collector, String path)
+    private boolean control(JobLauncher.Job job, ExperimentSpec spec, JobCollector collector, Path jobLog, String path)
             throws JobFailure, InterruptedException {
         try {
             collector.control(path);
@@ -533,7 +529,16 @@ public final class ExperimentRunner {
             if (endedByItself(job, spec)) {
                 return false;
             }
+            requireJobAlive(job, spec, collector, jobLog);
             throw new JobFailure("the job did not accept " + path + ": " + e);
+        }
+    }
+
+    /** A job whose endpoint closed: if its JVM ended (killed, crashed) within a moment, how it ended is the cause. */
+    private static void requireJobAlive(JobLauncher.Job job, ExperimentSpec spec, JobCollector collector, Path jobLog)
+            throws JobFailure, InterruptedException {
+        if (job.process().waitFor(DEATH_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new JobFailure("the " + spec.engine() + " job " + describeEnd(job, jobLog, collector.failure()));
         }
     }
 
