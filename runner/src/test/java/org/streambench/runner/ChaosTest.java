@@ -261,7 +261,7 @@ class ChaosTest {
                                 .isEmpty(),
                         database + " is left running");
             }
-            assertNothingOfTheSuiteRuns(tmp);
+            Processes.awaitNoneNaming(tmp.toString(), 15); // no server, job or runner of the test is left
 
             Path after = tmp.resolve("after.log");
             Process next = Processes.bench(
@@ -292,7 +292,7 @@ class ChaosTest {
             assertEquals(0, next.exitValue(), nextLog);
             assertFalse(nextLog.contains("left running"), nextLog);
             assertEquals("ok", ResultFiles.read(tmp.resolve("after")).get("status"), nextLog);
-            assertNothingOfTheSuiteRuns(tmp);
+            Processes.awaitNoneNaming(tmp.toString(), 15); // no server, job or runner of the test is left
         } finally {
             frozen.forEach(p -> Processes.signal("CONT", p));
             hogs.forEach(Process::destroyForcibly);
@@ -433,22 +433,6 @@ class ChaosTest {
             files.filter(f -> f.getFileName().toString().equals(ResultFiles.RESULT))
                     .forEach(f -> folders.add(out.relativize(f.getParent()).toString()));
             return folders;
-        }
-    }
-
-    /** No process names the test's folder (a server's data folder, a job's work folder) within 15 s. */
-    private static void assertNothingOfTheSuiteRuns(Path tmp) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (true) {
-            List<String> left = ProcessHandle.allProcesses()
-                    .filter(p -> Processes.commandLine(p.pid()).contains(tmp.toString()))
-                    .map(p -> p.pid() + " " + Processes.commandLine(p.pid()))
-                    .toList();
-            if (left.isEmpty()) {
-                return;
-            }
-            assertTrue(System.nanoTime() < deadline, "processes of the suite are left: " + left);
-            Thread.sleep(200);
         }
     }
 }

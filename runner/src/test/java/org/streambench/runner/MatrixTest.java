@@ -268,12 +268,7 @@ class MatrixTest {
                         .running("cassandra")
                         .isEmpty(),
                 "the server is stopped");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (ProcessHandle.allProcesses()
-                .anyMatch(p -> p.info().commandLine().orElse("").contains(work.toString()))) {
-            assertTrue(System.nanoTime() < deadline, "a process of the matrix's work folder still runs");
-            Thread.sleep(200);
-        }
+        Processes.awaitNoneNaming(work.toString(), 15); // no process of the matrix's work folder
     }
 
     @Test

@@ -94,6 +94,24 @@ final class Processes {
         }
     }
 
+    /** Waits until no process's command line contains {@code text}; fails naming those still running after {@code seconds}. */
+    static void awaitNoneNaming(String text, long seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (true) {
+            List<String> left = ProcessHandle.allProcesses()
+                    .filter(p -> commandLine(p.pid()).contains(text))
+                    .map(p -> p.pid() + " " + commandLine(p.pid()))
+                    .toList();
+            if (left.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("still running " + seconds + " s later, naming " + text + ": " + left);
+            }
+            Thread.sleep(200);
+        }
+    }
+
     static boolean exitsWithin(ProcessHandle process, long seconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (process.isAlive() && System.nanoTime() < deadline) {
