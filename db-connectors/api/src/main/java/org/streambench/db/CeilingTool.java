@@ -28,8 +28,12 @@ public interface CeilingTool {
      */
     Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception;
 
-    /** What to run: the operator's pattern and BLOB size on the prefilled key space, with this many clients. */
-    record Request(Pattern pattern, int blobBytes, long keys, int threads, int durationSeconds) {}
+    /**
+     * What to run: the operator's pattern and BLOB size on the prefilled key space, with this many
+     * clients; {@code checkout} is the suite's checkout, where a tool that is a module of the suite
+     * finds its built classes.
+     */
+    record Request(Pattern pattern, int blobBytes, long keys, int threads, int durationSeconds, Path checkout) {}
 
     /**
      * What the tool did: its version and command line, the operations it completed (one is one

@@ -70,7 +70,8 @@ public final class CeilingRun {
                             request.blobBytes(),
                             request.keys(),
                             request.threads(),
-                            request.durationSeconds()),
+                            request.durationSeconds(),
+                            Home.root()),
                     new org.streambench.db.DatabaseSettings(session.settings()),
                     dir);
         } catch (InterruptedException e) {

@@ -37,6 +37,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.streambench.db.CeilingTool;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
@@ -387,7 +388,7 @@ public final class HBaseDatabase implements Database {
         return HostPort.parseList(quorum, 2181, "url", "hbase");
     }
 
-    private static TableName tableName(DatabaseSettings settings) {
+    static TableName tableName(DatabaseSettings settings) {
         String name = settings.get("table", "sensor_records");
         try {
             return TableName.valueOf(name);
@@ -435,6 +436,11 @@ public final class HBaseDatabase implements Database {
         @Override
         public List<String> settingNames() {
             return List.of("url", "table", "durability", "hbase.*", "zookeeper.*");
+        }
+
+        @Override
+        public Optional<CeilingTool> ceilingTool() {
+            return Optional.of(new PerformanceEvaluationCeiling());
         }
 
         @Override
