@@ -513,7 +513,7 @@ class BadInputTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "--db|mongodb|database mongodb has no ceiling tool yet; those that have one: hbase, postgresql, mariadb",
+                "--db|mongodb|database mongodb has no ceiling tool yet; those that have one: cassandra, hbase, postgresql, mariadb",
                 "--db|oracle|unknown database 'oracle'",
                 "--pattern|delete|unknown pattern 'delete'",
                 "--threads|0|--threads '0' must be a positive whole number",
@@ -534,7 +534,7 @@ class BadInputTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "mongodb|1|database mongodb has no ceiling tool yet; those that have one: hbase, postgresql, mariadb",
+                "mongodb|1|database mongodb has no ceiling tool yet; those that have one: cassandra, hbase, postgresql, mariadb",
                 "postgresql|100|--ceiling runs one client per processing instance: at most 99, not --parallelism 100"
             })
     void runWithCeilingRejectsWhatHasNoCeiling(String database, String parallelism, String message) {

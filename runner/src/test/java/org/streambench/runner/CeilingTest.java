@@ -46,7 +46,11 @@ class CeilingTest {
         "hbase, read, 100",
         "hbase, insert, 100000",
         "hbase, update, 10000",
-        "hbase, mixed, 100"
+        "hbase, mixed, 100",
+        "cassandra, read, 100",
+        "cassandra, insert, 100000",
+        "cassandra, update, 10000",
+        "cassandra, mixed, 100"
     })
     void theToolWritesWhatItSaysAndTheDatabaseHoldsIt(String database, String pattern, int blob, @TempDir Path tmp)
             throws Exception {
@@ -67,7 +71,7 @@ class CeilingTest {
                 "--threads",
                 "2",
                 "--duration",
-                "2s",
+                "1s",
                 "--out",
                 out.toString());
         assertEquals(0, run.code(), run.toString());

@@ -19,8 +19,8 @@ public interface CeilingTool {
     /** The program that must be on the PATH. */
     String program();
 
-    /** The Debian package that installs {@link #program()}. */
-    String debianPackage();
+    /** The command that installs {@link #program()}, e.g. {@code apt-get install postgresql-client}. */
+    String installCommand();
 
     /**
      * Runs the load into {@code workDir} (the tool's scripts and logs stay there) against the server

@@ -177,7 +177,7 @@ final class CeilingCommand implements Callable<Integer> {
                 .toList();
     }
 
-    /** ./bench installs the tools (apt-get) before it starts Java; a tool missing here was not installable. */
+    /** ./bench installs the tools (apt-get, cargo) before it starts Java; a tool missing here was not installable. */
     static void requireInstalled(CeilingTool tool) {
         String path = System.getenv().getOrDefault("PATH", "");
         for (String folder : path.split(":")) {
@@ -185,7 +185,7 @@ final class CeilingCommand implements Callable<Integer> {
                 return;
             }
         }
-        throw new UserError(tool.name() + " is not installed; install it (apt-get install " + tool.debianPackage()
+        throw new UserError(tool.name() + " is not installed; install it (" + tool.installCommand()
                 + ", which ./bench does by itself when it runs as root) and retry");
     }
 

@@ -31,6 +31,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongFunction;
+import org.streambench.db.CeilingTool;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
@@ -73,7 +74,7 @@ public final class CassandraDatabase implements Database {
         String datacenter = settings.get("localDatacenter", "datacenter1");
         List<HostPort> contactPoints = HostPort.parseList(url, DEFAULT_PORT, "url", NAME);
         String keyspace = settings.identifier("keyspace", "streambench", NAME, LANGUAGE, RESERVED);
-        table = keyspace + "." + settings.identifier("table", "sensor_records", NAME, LANGUAGE, RESERVED);
+        table = qualifiedTable(settings);
         readConsistency = DefaultConsistencyLevel.valueOf(settings.get("readConsistency", "ONE"));
         writeConsistency = DefaultConsistencyLevel.valueOf(settings.get("writeConsistency", "ONE"));
         CqlSessionBuilder builder = CqlSession.builder()
@@ -398,6 +399,12 @@ public final class CassandraDatabase implements Database {
         }
     }
 
+    /** keyspace.table as the settings name them. */
+    static String qualifiedTable(DatabaseSettings settings) {
+        return settings.identifier("keyspace", "streambench", NAME, LANGUAGE, RESERVED) + "."
+                + settings.identifier("table", "sensor_records", NAME, LANGUAGE, RESERVED);
+    }
+
     /** Checks what needs no connection: identifiers, consistency levels, the replication factor. */
     static void checkSettings(DatabaseSettings settings) {
         String url = settings.get("url", "");
@@ -461,6 +468,11 @@ public final class CassandraDatabase implements Database {
                     "writeConsistency",
                     "replicationStrategy",
                     "replicationFactor");
+        }
+
+        @Override
+        public Optional<CeilingTool> ceilingTool() {
+            return Optional.of(new LatteCeiling());
         }
 
         @Override

@@ -45,8 +45,8 @@ final class PerformanceEvaluationCeiling implements CeilingTool {
     }
 
     @Override
-    public String debianPackage() {
-        return "openjdk-17-jre-headless";
+    public String installCommand() {
+        return "apt-get install openjdk-17-jre-headless";
     }
 
     @Override

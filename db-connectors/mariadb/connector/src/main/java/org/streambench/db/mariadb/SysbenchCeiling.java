@@ -48,8 +48,8 @@ final class SysbenchCeiling implements CeilingTool {
     }
 
     @Override
-    public String debianPackage() {
-        return "sysbench";
+    public String installCommand() {
+        return "apt-get install sysbench";
     }
 
     @Override

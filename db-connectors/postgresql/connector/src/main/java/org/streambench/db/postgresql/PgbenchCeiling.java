@@ -57,8 +57,8 @@ final class PgbenchCeiling implements CeilingTool {
     }
 
     @Override
-    public String debianPackage() {
-        return "postgresql-client";
+    public String installCommand() {
+        return "apt-get install postgresql-client";
     }
 
     @Override
