@@ -545,6 +545,31 @@ class BadInputTest {
         assertFalse(Files.exists(out), "no result folder may be left behind");
     }
 
+    /** bench matrix --ceiling: no database of the matrix has a tool, or more threads than the tools take; nothing written. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "mongodb|1|--ceiling: none of the matrix's databases has a ceiling tool; those that have one: cassandra,"
+                        + " hbase, postgresql, mariadb",
+                "postgresql,mongodb|100|--ceiling runs one client per processing instance: at most 99, not --parallelism"
+                        + " 100"
+            })
+    void matrixWithCeilingRejectsWhatHasNoCeiling(String databases, String parallelism, String message) {
+        Path out = tmp.resolve("matrix");
+        String err = oneLineRefusal(CliResult.bench(
+                "matrix",
+                "--databases",
+                databases,
+                "--parallelism",
+                parallelism,
+                "--ceiling",
+                "--out",
+                out.toString()));
+        assertTrue(err.contains(message), "'" + message + "' not in: " + err);
+        assertFalse(Files.exists(out), "no result folder may be left behind");
+    }
+
     @Test
     void rejectsAnUnknownOption() {
         assertRejected("Unknown option: '--frobnicate'", "--frobnicate");

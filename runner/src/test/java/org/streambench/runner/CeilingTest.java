@@ -4,8 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,6 +24,9 @@ import org.streambench.generator.Keys;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.model.CeilingDocument;
 import org.streambench.model.CeilingJson;
+import org.streambench.runner.ceiling.MatrixCeilings;
+import org.streambench.runner.matrix.Journal;
+import org.streambench.runner.matrix.MatrixRunner;
 import org.streambench.runner.results.ResultFiles;
 import org.streambench.servers.ServerState;
 import org.streambench.servers.TestServers;
@@ -32,6 +40,7 @@ import org.streambench.servers.TestServers;
 class CeilingTest {
 
     private static final int KEYS = 300;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @ParameterizedTest(name = "{0} {1} {2} B")
     @CsvSource({
@@ -157,5 +166,86 @@ class CeilingTest {
         double pipeline = ((Number) EndToEndTest.map(result, "throughput").get("mean")).doubleValue();
         assertEquals(pipeline / document.result().throughput(), ((Number) ceiling.get("ratio")).doubleValue(), 1e-9);
         assertTrue(run.out().contains("the pipeline reached "), run.out());
+    }
+
+    /**
+     * bench matrix --ceiling: a database x pattern x BLOB's ceiling is measured once, after its first
+     * cell, and every cell of it (here a sync and a batch cell) records it with its own ratio; a
+     * cell run again on --resume reads it instead of measuring it again.
+     */
+    @Test
+    void aMatrixMeasuresEachCeilingOnceAndEveryCellRecordsItsShareOfIt(@TempDir Path tmp) throws Exception {
+        ServerState server = TestServers.start("postgresql");
+        Path out = tmp.resolve("matrix");
+        CliResult run = CliResult.bench(
+                "matrix",
+                "--engines",
+                "flink",
+                "--databases",
+                "postgresql",
+                "--db-port",
+                Integer.toString(server.port()),
+                "--patterns",
+                "update",
+                "--blobs",
+                "100",
+                "--accesses",
+                "sync;batch:10",
+                "--keys",
+                Integer.toString(KEYS),
+                "--warmup",
+                "1s",
+                "--duration",
+                "2s",
+                "--ceiling",
+                "--out",
+                out.toString());
+        assertEquals(0, run.code(), run.toString());
+        Path ceilings = out.resolve(MatrixCeilings.FOLDER);
+        try (Stream<Path> folders = Files.list(ceilings)) {
+            assertEquals(
+                    List.of("postgresql-update-100-t1"),
+                    folders.map(f -> f.getFileName().toString()).toList(),
+                    "one ceiling for both cells");
+        }
+        Path ceilingFile = ceilings.resolve("postgresql-update-100-t1").resolve(CeilingDocument.FILE);
+        CeilingDocument ceiling = CeilingJson.read(ceilingFile);
+        assertEquals("ok", ceiling.status(), ceiling.toString());
+        assertEquals(1, ceiling.threads());
+        assertEquals(2, ceiling.durationSeconds(), "the tool runs for the cells' measured window");
+        Path sync = out.resolve("flink/postgresql/update/100/rep-1");
+        Path batch = out.resolve("flink/postgresql/update/100/batch-10-linger-20ms/rep-1");
+        for (Path cell : List.of(sync, batch)) {
+            Map<String, Object> result = ResultFiles.read(cell);
+            Map<String, Object> recorded = EndToEndTest.map(result, "ceiling");
+            assertEquals("ok", recorded.get("status"), cell.toString());
+            assertEquals(ceiling.result().throughput(), ((Number) recorded.get("throughput")).doubleValue(), 1e-9);
+            double pipeline = ((Number) EndToEndTest.map(result, "throughput").get("mean")).doubleValue();
+            assertEquals(
+                    pipeline / ceiling.result().throughput(),
+                    ((Number) recorded.get("ratio")).doubleValue(),
+                    1e-9,
+                    "each cell's own ratio");
+            assertEquals(
+                    ceilingFile.getParent().toRealPath(),
+                    cell.resolve((String) recorded.get("folder")).toRealPath(),
+                    "the folder is the shared ceiling's, relative to the cell");
+        }
+        assertTrue(
+                Files.readString(batch.resolve(MatrixRunner.RUN_LOG)).contains("ceiling: measured by an earlier cell"),
+                "the second cell reads the first one's ceiling");
+
+        // as if the runner had died in the batch cell: --resume runs it again and reads the ceiling
+        ObjectNode journal =
+                (ObjectNode) JSON.readTree(out.resolve(Journal.FILE).toFile());
+        ((ObjectNode) journal.get("cells").get(1)).put("state", "running");
+        JSON.writeValue(out.resolve(Journal.FILE).toFile(), journal);
+        String measuredAt = ceiling.startedAt();
+        CliResult resumed = CliResult.bench("matrix", "--resume", out.toString());
+        assertEquals(0, resumed.code(), resumed.toString());
+        assertEquals(measuredAt, CeilingJson.read(ceilingFile).startedAt(), "not measured again");
+        assertTrue(
+                Files.readString(batch.resolve(MatrixRunner.RUN_LOG)).contains("ceiling: measured by an earlier cell"));
+        assertEquals("ok", EndToEndTest.map(ResultFiles.read(batch), "ceiling").get("status"));
     }
 }

@@ -1,10 +1,8 @@
 package org.streambench.runner.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -15,8 +13,8 @@ import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.local.UserError;
 import org.streambench.model.CeilingDocument;
-import org.streambench.model.CeilingJson;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.ceiling.CeilingBesideRun;
 import org.streambench.runner.ceiling.CeilingRun;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
@@ -117,7 +115,7 @@ final class CeilingCommand implements Callable<Integer> {
         try (ResultFolder claimed = ResultFolder.claimEmpty(dir, "--out");
                 DatabaseSession session = DatabaseSession.open(database, connection, console)) {
             document = CeilingRun.run(request, database, tool, session, dir, console);
-            write(document, dir);
+            CeilingBesideRun.write(document, dir);
         }
         console.println(summary(document, dir));
         return document.status().equals("ok") ? 0 : 1;
@@ -160,13 +158,6 @@ final class CeilingCommand implements Callable<Integer> {
         return provider.ceilingTool()
                 .orElseThrow(() -> new UserError("database " + provider.name() + " has no ceiling tool yet; those that"
                         + " have one: " + String.join(", ", withCeilingTool())));
-    }
-
-    /** Writes {@code document} as {@code dir/ceiling.json}, atomically. */
-    static void write(CeilingDocument document, Path dir) throws IOException {
-        Path tmp = dir.resolve(CeilingDocument.FILE + ".tmp");
-        Files.writeString(tmp, CeilingJson.write(document));
-        Files.move(tmp, dir.resolve(CeilingDocument.FILE), StandardCopyOption.ATOMIC_MOVE);
     }
 
     static List<String> withCeilingTool() {

@@ -9,12 +9,16 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.streambench.db.CeilingTool;
+import org.streambench.db.DatabaseProvider;
 import org.streambench.db.Databases;
 import org.streambench.local.Home;
 import org.streambench.local.UserError;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.ceiling.MatrixCeilings;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
 import org.streambench.runner.experiment.Engines;
@@ -151,6 +155,14 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     + ESTIMATED_OVERHEAD_SECONDS + " s of overhead (" + ESTIMATED_YARN_OVERHEAD_SECONDS
                     + " s on YARN); --dry-run shows the window it gives.")
     String timeBudget;
+
+    @Option(
+            names = "--ceiling",
+            description = "The database's own load tool beside the cells (as bench ceiling, one thread per processing"
+                    + " instance): measured once per database x pattern x BLOB, after its first cell that passed, into"
+                    + " DIR/ceilings/; every cell's result.json gets it and the pipeline's ratio to it. Databases"
+                    + " without a tool run without one.")
+    boolean ceiling;
 
     @Option(
             names = "--dry-run",
@@ -409,7 +421,37 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             RunCommand.requireDiskSpace(spec, connection);
             specs.add(spec);
         }
+        if (ceiling && !cells.isEmpty()) {
+            checkCeilings(cells, specs.get(0).parallelism());
+        }
         return specs;
+    }
+
+    /** --ceiling: some database of the matrix has a tool, each such tool is installed, and it takes the parallelism as threads. */
+    private static void checkCeilings(List<Cell> cells, int parallelism) {
+        List<String> withTool = databasesWithCeilingTool(cells);
+        if (withTool.isEmpty()) {
+            throw new UserError("--ceiling: none of the matrix's databases has a ceiling tool; those that have one: "
+                    + String.join(", ", CeilingCommand.withCeilingTool()));
+        }
+        if (parallelism > CeilingCommand.MAX_THREADS) {
+            throw new UserError("--ceiling runs one client per processing instance: at most "
+                    + CeilingCommand.MAX_THREADS + ", not --parallelism " + parallelism);
+        }
+        withTool.forEach(database ->
+                CeilingCommand.requireInstalled(ceilingTool(database).orElseThrow()));
+    }
+
+    private static List<String> databasesWithCeilingTool(List<Cell> cells) {
+        return cells.stream()
+                .map(Cell::database)
+                .distinct()
+                .filter(database -> ceilingTool(database).isPresent())
+                .toList();
+    }
+
+    private static Optional<CeilingTool> ceilingTool(String database) {
+        return Databases.provider(database).flatMap(DatabaseProvider::ceilingTool);
     }
 
     private ExperimentSpec specOf(Cell cell) {
@@ -453,6 +495,9 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             console.printf(Locale.ROOT, "  %3d. %s%n", i + 1, cells.get(i).id());
             seconds += Math.round(spec.warmupSeconds() + spec.durationSeconds() + overhead);
         }
+        if (ceiling && !specs.isEmpty()) {
+            seconds += printCeilings(console, cells, specs);
+        }
         console.printf(
                 Locale.ROOT,
                 "%d experiment%s; estimated wall time %s (the longest warm-up + measured + %s per experiment "
@@ -467,6 +512,39 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                                 "%.0f s (the median overhead of this matrix's %d finished experiments)",
                                 overhead,
                                 overheads.size()));
+    }
+
+    /** Prints the ceilings the cells need; returns their estimated seconds. */
+    private static long printCeilings(PrintWriter console, List<Cell> cells, List<ExperimentSpec> specs) {
+        List<String> keys = specs.stream()
+                .filter(spec -> ceilingTool(spec.database()).isPresent())
+                .map(MatrixCeilings::key)
+                .distinct()
+                .toList();
+        List<String> withTool = databasesWithCeilingTool(cells);
+        List<String> without = cells.stream()
+                .map(Cell::database)
+                .distinct()
+                .filter(database -> !withTool.contains(database))
+                .toList();
+        ExperimentSpec first = specs.get(0);
+        console.printf(
+                Locale.ROOT,
+                "ceilings: %d (the database's own tool once per database x pattern x BLOB, %d thread%s, %d s each, into"
+                        + " DIR/%s/, unless an earlier run of this matrix measured it): %s%s%n",
+                keys.size(),
+                first.parallelism(),
+                first.parallelism() == 1 ? "" : "s",
+                first.durationSeconds(),
+                MatrixCeilings.FOLDER,
+                String.join(
+                        ", ",
+                        withTool.stream()
+                                .map(database -> database + " ("
+                                        + ceilingTool(database).orElseThrow().name() + ")")
+                                .toList()),
+                without.isEmpty() ? "" : "; without a tool: " + String.join(", ", without));
+        return (long) keys.size() * (first.durationSeconds() + ESTIMATED_OVERHEAD_SECONDS);
     }
 
     /** The options every cell runs with, as `--name=value` arguments: what was given, on the command line or in a spec file. */
@@ -511,18 +589,25 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         // a bar only on a terminal: in a log file it would be a thousand lines of redraws
         MatrixProgress progress = MatrixProgress.start(total, done, MatrixProgress.terminal());
         MatrixRunner<DatabaseSession> runner;
+        MatrixCeilings ceilings = ceiling ? new MatrixCeilings(journal.dir()) : null;
         try (MatrixMetrics metrics = new MatrixMetrics(Home.work(), total)) {
-            runner = new MatrixRunner<>(journal, cells(), listener(metrics, progress), retryFailed);
+            runner = new MatrixRunner<>(journal, cells(ceilings), listener(metrics, progress), retryFailed);
             runner.run(progress.above(console));
         } finally {
             progress.close();
             stopMonitor.run();
         }
+        if (ceilings != null) {
+            console.println(ceilings.summary());
+        }
         return runner.summarize(console);
     }
 
-    /** Each cell a full bench run of its spec, against the local server (or --db-url) of its database group. */
-    private MatrixRunner.Cells<DatabaseSession> cells() {
+    /**
+     * Each cell a full bench run of its spec, against the local server (or --db-url) of its database
+     * group; with {@code ceilings}, then its database's ceiling.
+     */
+    private MatrixRunner.Cells<DatabaseSession> cells(MatrixCeilings ceilings) {
         return new MatrixRunner.Cells<>() {
             @Override
             public DatabaseSession openDatabase(String database, PrintWriter console) {
@@ -532,8 +617,13 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             @Override
             public RunResult run(Cell cell, DatabaseSession session, Path dir, PrintWriter log) throws Exception {
                 ExperimentSpec spec = specOf(cell);
-                return job.runner(log)
+                RunResult result = job.runner(log)
                         .run(spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
+                Optional<CeilingTool> tool = ceilingTool(cell.database());
+                if (ceilings != null && result.passed() && tool.isPresent()) {
+                    ceilings.addTo(dir, spec, result, tool.get(), session, log);
+                }
+                return result;
             }
         };
     }

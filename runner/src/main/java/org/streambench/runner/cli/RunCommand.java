@@ -20,15 +20,13 @@ import org.streambench.local.Home;
 import org.streambench.local.Lease;
 import org.streambench.local.UserError;
 import org.streambench.model.CeilingDocument;
-import org.streambench.model.RunDocument;
 import org.streambench.operators.ExperimentSpec;
-import org.streambench.runner.ceiling.CeilingRun;
+import org.streambench.runner.ceiling.CeilingBesideRun;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
 import org.streambench.runner.experiment.ExperimentOptions;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.experiment.JobOptions;
-import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.ResultFolder;
 import org.streambench.runner.results.RunResult;
 import org.streambench.runner.results.Summary;
@@ -115,19 +113,13 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 if (ceilingTool != null && result.passed()) {
                     console.println(Summary.of(result, dir));
                     try {
-                        ceilingDocument = measureCeiling(ceilingTool, spec, result, session, dir, console);
+                        ceilingDocument = CeilingBesideRun.measure(
+                                ceilingTool, spec, session, dir.resolve(CEILING_FOLDER), console);
+                        CeilingBesideRun.record(dir, ceilingDocument, result, CEILING_FOLDER);
                     } catch (RuntimeException e) { // e.g. the prefill failed: the run's own result stands
                         ceilingFailure = ceilingTool.name() + ": " + e.getMessage();
-                        ResultFiles.addCeiling(
-                                dir,
-                                new RunDocument.Ceiling(
-                                        ceilingTool.name(),
-                                        spec.parallelism(),
-                                        null,
-                                        null,
-                                        "failed",
-                                        ceilingFailure,
-                                        CEILING_FOLDER));
+                        CeilingBesideRun.recordFailure(
+                                dir, ceilingTool.name(), spec.parallelism(), ceilingFailure, CEILING_FOLDER);
                     }
                 }
             }
@@ -167,60 +159,8 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         return tool;
     }
 
-    /**
-     * The tool on the run's server with the run's pattern, BLOB, keys, seed and window, one thread
-     * per processing instance, into DIR/ceiling; its throughput and the pipeline's ratio to it are
-     * added to the run's result.json.
-     */
-    private static CeilingDocument measureCeiling(
-            CeilingTool tool,
-            ExperimentSpec spec,
-            RunResult result,
-            DatabaseSession session,
-            Path dir,
-            PrintWriter console)
-            throws Exception {
-        Path ceilingDir = Files.createDirectories(dir.resolve(CEILING_FOLDER));
-        CeilingDocument document = CeilingRun.run(
-                new CeilingRun.Request(
-                        spec.pattern(),
-                        spec.blobBytes(),
-                        spec.keys(),
-                        spec.parallelism(),
-                        spec.durationSeconds(),
-                        spec.seed()),
-                spec.database(),
-                tool,
-                session,
-                ceilingDir,
-                console);
-        CeilingCommand.write(document, ceilingDir);
-        ResultFiles.addCeiling(
-                dir,
-                new RunDocument.Ceiling(
-                        tool.name(),
-                        spec.parallelism(),
-                        document.result() == null ? null : document.result().throughput(),
-                        ratio(result, document),
-                        document.status(),
-                        document.error(),
-                        CEILING_FOLDER));
-        return document;
-    }
-
-    /** The pipeline's mean throughput over the tool's, if the tool's run was verified. */
-    static Double ratio(RunResult result, CeilingDocument ceiling) {
-        if (!ceiling.status().equals("ok")
-                || ceiling.result() == null
-                || ceiling.result().throughput() <= 0
-                || result.throughput() == null) {
-            return null;
-        }
-        return result.throughput().mean() / ceiling.result().throughput();
-    }
-
     private static String ceilingSummary(CeilingDocument ceiling, RunResult result, Path dir) {
-        Double ratio = ratio(result, ceiling);
+        Double ratio = CeilingBesideRun.ratio(result, ceiling);
         return CeilingCommand.summary(ceiling, dir.resolve(CEILING_FOLDER))
                 + (ratio == null
                         ? ""
