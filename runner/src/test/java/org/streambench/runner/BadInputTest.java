@@ -570,6 +570,29 @@ class BadInputTest {
         assertFalse(Files.exists(out), "no result folder may be left behind");
     }
 
+    /** bench matrix --capacity and its options, checked before anything starts; nothing written. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--slo p99=50ms|--slo goes with --capacity",
+                "--max-steps 3|--max-steps goes with --capacity",
+                "--capacity|--capacity needs the objective, e.g. --slo p99=50ms",
+                "--capacity --slo fast|--slo 'fast' must look like p99=50ms",
+                "--capacity --slo p99=50ms --rate 100|bench matrix --capacity sets the rate of every step itself",
+                "--capacity --slo p99=50ms --ceiling|--capacity and --ceiling: give one",
+                "--capacity --slo p99=50ms --max-steps 0|--max-steps '0' must be a positive whole number",
+                "--capacity --slo p99=50ms --time-budget 1h|--time-budget sizes single runs"
+            })
+    void matrixWithCapacityRejectsBadInput(String options, String message) {
+        Path out = tmp.resolve("matrix");
+        List<String> args = new ArrayList<>(List.of("matrix", "--databases", "postgresql", "--out", out.toString()));
+        args.addAll(List.of(options.split(" ")));
+        String err = oneLineRefusal(CliResult.bench(args.toArray(String[]::new)));
+        assertTrue(err.contains(message), "'" + message + "' not in: " + err);
+        assertFalse(Files.exists(out), "no result folder may be left behind");
+    }
+
     @Test
     void rejectsAnUnknownOption() {
         assertRejected("Unknown option: '--frobnicate'", "--frobnicate");

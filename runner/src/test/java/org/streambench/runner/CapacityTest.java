@@ -5,14 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.model.CapacityDocument;
 import org.streambench.model.CapacityJson;
+import org.streambench.runner.matrix.Journal;
 import org.streambench.servers.ServerState;
 import org.streambench.servers.TestServers;
 
@@ -27,6 +31,7 @@ import org.streambench.servers.TestServers;
 class CapacityTest {
 
     private static final int CALL_MICROS = 2_000;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void findsTheKnownCapacityOfADatabaseOfKnownSpeed(@TempDir Path tmp) throws Exception {
@@ -99,6 +104,75 @@ class CapacityTest {
                     tmp.resolve("capacity").resolve(step.folder()).resolve("result.json")));
             assertNull(step.runError(), "every step's run verified: " + step);
         }
+    }
+
+    /**
+     * bench matrix --capacity: each cell is a search at the matrix's parallelism in the cell's own
+     * folder; the journal's records/s is the capacity, and bench report draws the searches. A cell
+     * in which no rate meets the objective is failed, with that reason.
+     */
+    @Tag("capacity")
+    @Test
+    void aMatrixSearchesTheCapacityOfEachCell(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("matrix");
+        CliResult run = CliResult.bench(matrixArgs(out, "p99=2s", "1,100").toArray(String[]::new));
+        assertEquals(0, run.code(), run.toString());
+        JsonNode journal = JSON.readTree(out.resolve(Journal.FILE).toFile());
+        double known = 1_000_000.0 / CALL_MICROS;
+        assertEquals(2, journal.get("cells").size());
+        for (JsonNode cell : journal.get("cells")) {
+            assertEquals("ok", cell.get("state").asText(), cell.toString());
+            CapacityDocument document =
+                    CapacityJson.read(out.resolve(cell.get("id").asText()).resolve(CapacityDocument.FILE));
+            CapacityDocument.Search search = document.searches().get(0);
+            assertEquals(1, search.parallelism());
+            assertNotNull(search.capacity(), search.stopReason());
+            assertTrue(
+                    Math.abs(search.capacity() - known) <= 0.10 * known,
+                    "capacity " + search.capacity() + " vs the known " + known + ": " + search.steps());
+            assertEquals(search.capacity(), cell.get("throughput").asDouble(), 1e-9, "the journal's records/s");
+        }
+        assertTrue(run.out().contains("capacity "), run.out());
+        CliResult report = CliResult.bench(
+                "report", out.toString(), "--out", tmp.resolve("report").toString());
+        assertEquals(0, report.code(), report.toString());
+        assertTrue(report.out().contains("capacity searches: "), report.toString());
+
+        Path impossible = tmp.resolve("impossible");
+        List<String> args = new ArrayList<>(matrixArgs(impossible, "p99=1us", "100"));
+        args.addAll(List.of("--max-steps", "1"));
+        CliResult none = CliResult.bench(args.toArray(String[]::new));
+        assertEquals(1, none.code(), none.toString());
+        JsonNode cell = JSON.readTree(impossible.resolve(Journal.FILE).toFile())
+                .get("cells")
+                .get(0);
+        assertEquals("failed", cell.get("state").asText());
+        assertTrue(
+                cell.get("reason").asText().startsWith("no rate met the objective (p99 <= 1 µs): "), cell.toString());
+    }
+
+    private static List<String> matrixArgs(Path out, String slo, String blobs) {
+        return List.of(
+                "matrix",
+                "--capacity",
+                "--slo",
+                slo,
+                "--engines",
+                "flink",
+                "--databases",
+                "noop",
+                "--patterns",
+                "insert",
+                "--blobs",
+                blobs,
+                "--db-setting",
+                "callMicros=" + CALL_MICROS,
+                "--warmup",
+                "2s",
+                "--duration",
+                "4s",
+                "--out",
+                out.toString());
     }
 
     private static CapacityDocument.Search noopSearch(Path tmp, int parallelism, String slo) throws Exception {

@@ -42,6 +42,11 @@ public final class CapacitySearch {
                     "end-to-end p99 <= %s, at least 99 %% of the target rate processed," + " no growing backlog",
                     human(p99Micros));
         }
+
+        /** The latency part alone, e.g. {@code p99 <= 50.0 ms}. */
+        public String brief() {
+            return "p99 <= " + human(p99Micros);
+        }
     }
 
     /** How long a search may go on. */

@@ -11,13 +11,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import org.streambench.db.CeilingTool;
 import org.streambench.db.DatabaseProvider;
 import org.streambench.db.Databases;
 import org.streambench.local.Home;
 import org.streambench.local.UserError;
+import org.streambench.model.CapacityDocument;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.capacity.CapacityRun;
+import org.streambench.runner.capacity.CapacitySearch;
 import org.streambench.runner.ceiling.MatrixCeilings;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
@@ -165,6 +169,31 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     boolean ceiling;
 
     @Option(
+            names = "--capacity",
+            description = "Each cell a capacity search (as bench capacity, at the matrix's --parallelism) instead of"
+                    + " one unthrottled run: the highest rate within --slo, in the cell's folder (capacity.json and"
+                    + " a folder per step). A cell in which no rate met the objective counts as failed.")
+    boolean capacity;
+
+    @Option(
+            names = "--slo",
+            paramLabel = "p99=DURATION",
+            description = "With --capacity: the latency objective, e.g. p99=50ms (us, ms or s).")
+    String slo;
+
+    @Option(
+            names = "--max-steps",
+            description =
+                    "With --capacity: the most steps per search (default: " + CapacityCommand.DEFAULT_MAX_STEPS + ").")
+    String maxSteps;
+
+    @Option(
+            names = "--max-time",
+            description = "With --capacity: the longest search per cell; a step that would start later is not run"
+                    + " (default: " + CapacityCommand.DEFAULT_MAX_TIME + ").")
+    String maxTime;
+
+    @Option(
             names = "--dry-run",
             description = "Print the plan, the number of experiments and the estimated time; run nothing.")
     boolean dryRun;
@@ -240,6 +269,10 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             job.metricsPort = "0";
         }
         MatrixPlan plan = plan();
+        if (timeBudget != null && capacity) {
+            throw new UserError("--time-budget sizes single runs; bound --capacity's searches with --max-steps and"
+                    + " --max-time");
+        }
         if (timeBudget != null) {
             fitInto(timeBudget, plan.cells().size(), console);
         }
@@ -404,8 +437,38 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         return values;
     }
 
+    /** --capacity's objective and bounds, checked; null without --capacity (whose options are then refused). */
+    private CapacitySettings capacitySettings() {
+        if (!capacity) {
+            for (String option : List.of("--slo", "--max-steps", "--max-time")) {
+                if (command.findOption(option).getValue() != null) {
+                    throw new UserError(option + " goes with --capacity");
+                }
+            }
+            return null;
+        }
+        if (slo == null) {
+            throw new UserError("--capacity needs the objective, e.g. --slo p99=50ms");
+        }
+        if (experiment.throttled()) {
+            throw new UserError("bench matrix --capacity sets the rate of every step itself; leave out --rate");
+        }
+        if (ceiling) {
+            throw new UserError("--capacity and --ceiling: give one (a capacity search has no single throughput to"
+                    + " set beside the ceiling)");
+        }
+        return new CapacitySettings(
+                CapacityCommand.objective(slo),
+                CapacityCommand.bounds(
+                        maxSteps == null ? CapacityCommand.DEFAULT_MAX_STEPS : maxSteps,
+                        maxTime == null ? CapacityCommand.DEFAULT_MAX_TIME : maxTime));
+    }
+
+    private record CapacitySettings(CapacitySearch.Objective objective, CapacitySearch.Bounds bounds) {}
+
     /** Checks every cell as `bench run` would, before anything starts; returns their specs. */
     private List<ExperimentSpec> checkCells(List<Cell> cells) throws IOException {
+        capacitySettings();
         List<ExperimentSpec> specs = new ArrayList<>();
         job.runner(new PrintWriter(PrintWriter.nullWriter()));
         for (String database :
@@ -489,21 +552,35 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         }
         List<Double> overheads = measured == null ? List.of() : MatrixRunner.sortedOverheads(measured);
         double overhead = overheads.isEmpty() ? estimatedOverheadSeconds() : MatrixRunner.median(overheads);
+        CapacitySettings search = capacitySettings();
+        if (search != null && !specs.isEmpty()) {
+            console.printf(
+                    Locale.ROOT,
+                    "each cell a capacity search at parallelism %d, objective %s: a probe and at most %d steps or %s,"
+                            + " each step a run as above at a fixed rate%n",
+                    specs.get(0).parallelism(),
+                    search.objective().describe(),
+                    search.bounds().maxSteps(),
+                    TimeBudget.human(
+                            TimeUnit.NANOSECONDS.toSeconds(search.bounds().maxNanos())));
+        }
         long seconds = 0;
         for (int i = 0; i < cells.size(); i++) {
             ExperimentSpec spec = specs.get(i);
             console.printf(Locale.ROOT, "  %3d. %s%n", i + 1, cells.get(i).id());
-            seconds += Math.round(spec.warmupSeconds() + spec.durationSeconds() + overhead);
+            long step = Math.round(spec.warmupSeconds() + spec.durationSeconds() + overhead);
+            seconds += search == null ? step : CapacityCommand.longestSearchSeconds(search.bounds(), step);
         }
         if (ceiling && !specs.isEmpty()) {
             seconds += printCeilings(console, cells, specs);
         }
         console.printf(
                 Locale.ROOT,
-                "%d experiment%s; estimated wall time %s (the longest warm-up + measured + %s per experiment "
+                "%d experiment%s; estimated wall time%s %s (the longest warm-up + measured + %s per run "
                         + "for server start, reset, prefill, job start, stop and verification)%n",
                 cells.size(),
                 cells.size() == 1 ? "" : "s",
+                search == null ? "" : " at most",
                 TimeBudget.human(seconds),
                 overheads.isEmpty()
                         ? "about " + estimatedOverheadSeconds() + " s (more with large key spaces)"
@@ -591,7 +668,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         MatrixRunner<DatabaseSession> runner;
         MatrixCeilings ceilings = ceiling ? new MatrixCeilings(journal.dir()) : null;
         try (MatrixMetrics metrics = new MatrixMetrics(Home.work(), total)) {
-            runner = new MatrixRunner<>(journal, cells(ceilings), listener(metrics, progress), retryFailed);
+            runner = new MatrixRunner<>(
+                    journal, cells(ceilings, capacitySettings()), listener(metrics, progress), retryFailed);
             runner.run(progress.above(console));
         } finally {
             progress.close();
@@ -607,7 +685,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
      * Each cell a full bench run of its spec, against the local server (or --db-url) of its database
      * group; with {@code ceilings}, then its database's ceiling.
      */
-    private MatrixRunner.Cells<DatabaseSession> cells(MatrixCeilings ceilings) {
+    private MatrixRunner.Cells<DatabaseSession> cells(MatrixCeilings ceilings, CapacitySettings search) {
         return new MatrixRunner.Cells<>() {
             @Override
             public DatabaseSession openDatabase(String database, PrintWriter console) {
@@ -615,17 +693,60 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             }
 
             @Override
-            public RunResult run(Cell cell, DatabaseSession session, Path dir, PrintWriter log) throws Exception {
+            public MatrixRunner.Outcome run(Cell cell, DatabaseSession session, Path dir, PrintWriter log)
+                    throws Exception {
                 ExperimentSpec spec = specOf(cell);
+                if (search != null) {
+                    return capacityOf(cell, spec, search, session, dir, log);
+                }
                 RunResult result = job.runner(log)
                         .run(spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
                 Optional<CeilingTool> tool = ceilingTool(cell.database());
                 if (ceilings != null && result.passed() && tool.isPresent()) {
                     ceilings.addTo(dir, spec, result, tool.get(), session, log);
                 }
-                return result;
+                return MatrixRunner.Outcome.of(result, dir);
             }
         };
+    }
+
+    /** A cell of --capacity: the search at the matrix's parallelism, into the cell's folder; it passes if it found a capacity. */
+    private MatrixRunner.Outcome capacityOf(
+            Cell cell, ExperimentSpec spec, CapacitySettings search, DatabaseSession session, Path dir, PrintWriter log)
+            throws Exception {
+        CapacityDocument.Search found = CapacityRun.search(
+                        spec.withDatabaseSettings(session.settings()),
+                        List.of(spec.parallelism()),
+                        search.objective(),
+                        search.bounds(),
+                        dir,
+                        CapacityRun.inFolders(job::runner, experiment.steadyWarmup(), session, log),
+                        log)
+                .get(0);
+        String what = cell.id() + " (" + search.objective().brief() + ")";
+        if (found.capacity() == null) {
+            String why = found.probeThroughput() > 0
+                    ? "no rate met the objective (" + search.objective().brief() + "): " + found.stopReason()
+                    : found.stopReason();
+            return new MatrixRunner.Outcome(
+                    false, why, null, null, null, Map.of("search", found.wallSeconds()), what + ": FAILED: " + why);
+        }
+        return new MatrixRunner.Outcome(
+                true,
+                null,
+                found.capacity(),
+                null,
+                null,
+                Map.of("search", found.wallSeconds()),
+                String.format(
+                        Locale.ROOT,
+                        "%s: capacity %,.0f records/s (%.0f %% of the unthrottled %,.0f), %d steps -> %s",
+                        what,
+                        found.capacity(),
+                        100 * found.capacity() / found.probeThroughput(),
+                        found.probeThroughput(),
+                        found.steps().size(),
+                        dir.resolve(CapacityDocument.FILE)));
     }
 
     /** The matrix's Prometheus metrics and its progress bar hear of every cell. */

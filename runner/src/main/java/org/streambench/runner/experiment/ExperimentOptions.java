@@ -82,6 +82,11 @@ public final class ExperimentOptions {
             description = "Records per second over all generators; 0 = unthrottled (default: ${DEFAULT-VALUE}).")
     String rate;
 
+    /** Whether --rate throttles the generators (a rate other than 0). */
+    public boolean throttled() {
+        return Inputs.nonNegative("--rate", rate, " of records per second (0 = unthrottled)") != 0;
+    }
+
     @Option(
             names = "--keys",
             defaultValue = "10000",

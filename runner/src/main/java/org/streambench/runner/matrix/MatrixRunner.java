@@ -33,7 +33,38 @@ public final class MatrixRunner<S extends AutoCloseable> {
         S openDatabase(String database, PrintWriter console) throws Exception;
 
         /** Runs {@code cell} into its empty folder {@code dir}, printing what {@code bench run} would to {@code log}. */
-        RunResult run(Cell cell, S database, Path dir, PrintWriter log) throws Exception;
+        Outcome run(Cell cell, S database, Path dir, PrintWriter log) throws Exception;
+    }
+
+    /**
+     * What a cell came to: whether it passed and why not, its records/s (a run's mean throughput, a
+     * capacity search's capacity), its mean read latency, the seconds it measured (warm-up and
+     * window; null when that is not one figure), its phases, and its line for the console.
+     */
+    public record Outcome(
+            boolean passed,
+            String error,
+            Double throughput,
+            Double readLatencyMicros,
+            Double measuredSeconds,
+            Map<String, Double> phaseSeconds,
+            String summary) {
+
+        /** A cell that is one run: {@code result}, in {@code dir}. */
+        public static Outcome of(RunResult result, Path dir) {
+            return new Outcome(
+                    result.passed(),
+                    result.passed() ? null : result.error(),
+                    result.throughput() == null ? null : result.throughput().mean(),
+                    result.readLatencyMicros() == null
+                                    || result.readLatencyMicros().count() == 0
+                            ? null
+                            : result.readLatencyMicros().mean(),
+                    (double) ((result.warmup() == null ? 0 : result.warmup().seconds())
+                            + result.spec().durationSeconds()),
+                    result.phaseSeconds(),
+                    Summary.of(result, dir));
+        }
     }
 
     /** Who hears how far the matrix has come (its metrics, its progress bar). */
@@ -89,7 +120,7 @@ public final class MatrixRunner<S extends AutoCloseable> {
                         serverStart = (System.nanoTime() - cellStart) / 1e9;
                     }
                     listener.started(entry.cell);
-                    RunResult result = runCell(entry, database, cellStart, serverStart);
+                    Outcome result = runCell(entry, database, cellStart, serverStart);
                     if (CleanupOnExit.exiting()) {
                         console.printf(
                                 "%s: interrupted; it runs again from a clean folder on ./bench matrix --resume %s%n",
@@ -111,8 +142,7 @@ public final class MatrixRunner<S extends AutoCloseable> {
         }
     }
 
-    private void reportFinished(
-            PrintWriter console, Journal.Entry entry, RunResult result, Instant start, int ranHere) {
+    private void reportFinished(PrintWriter console, Journal.Entry entry, Outcome result, Instant start, int ranHere) {
         int total = journal.entries().size();
         long ok = journal.count(Journal.State.OK);
         long failed = journal.count(Journal.State.FAILED);
@@ -122,11 +152,7 @@ public final class MatrixRunner<S extends AutoCloseable> {
         listener.finished(
                 entry.cell,
                 entry.throughput,
-                result == null
-                                || result.readLatencyMicros() == null
-                                || result.readLatencyMicros().count() == 0
-                        ? null
-                        : result.readLatencyMicros().mean(),
+                result == null ? null : result.readLatencyMicros(),
                 ok,
                 failed,
                 left,
@@ -136,9 +162,7 @@ public final class MatrixRunner<S extends AutoCloseable> {
                 "[%d/%d] %s | ok %d, failed %d, left %d, ETA %s%n",
                 ok + failed,
                 total,
-                result == null
-                        ? entry.cell.id() + ": FAILED: " + entry.reason
-                        : Summary.of(result, journal.dir().resolve(entry.cell.id())),
+                result == null ? entry.cell.id() + ": FAILED: " + entry.reason : result.summary(),
                 ok,
                 failed,
                 left,
@@ -146,7 +170,7 @@ public final class MatrixRunner<S extends AutoCloseable> {
     }
 
     /** Runs one cell from a clean folder; records its state and timings; null if it failed before producing a result. */
-    private RunResult runCell(Journal.Entry entry, S database, long startNanos, Double serverStartSeconds)
+    private Outcome runCell(Journal.Entry entry, S database, long startNanos, Double serverStartSeconds)
             throws Exception {
         Path dir = journal.dir().resolve(entry.cell.id());
         Folders.deleteTree(dir);
@@ -160,17 +184,14 @@ public final class MatrixRunner<S extends AutoCloseable> {
             entry.phaseSeconds.put("serverStart", serverStartSeconds);
         }
         journal.save();
-        RunResult result = null;
+        Outcome result = null;
         try (PrintWriter log =
                 new PrintWriter(Files.newBufferedWriter(dir.resolve(RUN_LOG), StandardCharsets.UTF_8), true)) {
             result = cells.run(entry.cell, database, dir, log);
             entry.state = result.passed() ? Journal.State.OK : Journal.State.FAILED;
-            entry.reason = result.passed() ? null : result.error();
-            entry.throughput =
-                    result.throughput() == null ? null : result.throughput().mean();
-            entry.measuredSeconds =
-                    (double) ((result.warmup() == null ? 0 : result.warmup().seconds())
-                            + result.spec().durationSeconds());
+            entry.reason = result.error();
+            entry.throughput = result.throughput();
+            entry.measuredSeconds = result.measuredSeconds();
             entry.phaseSeconds.putAll(result.phaseSeconds());
         } catch (RuntimeException e) {
             entry.state = Journal.State.FAILED;

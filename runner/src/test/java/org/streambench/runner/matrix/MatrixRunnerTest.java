@@ -54,7 +54,8 @@ class MatrixRunnerTest {
             }
 
             @Override
-            public RunResult run(Cell cell, FakeDatabase database, Path dir, PrintWriter log) throws Exception {
+            public MatrixRunner.Outcome run(Cell cell, FakeDatabase database, Path dir, PrintWriter log)
+                    throws Exception {
                 assertEquals(cell.database(), database.name, "a cell runs against its own group's database");
                 try (var files = Files.list(dir)) {
                     assertEquals(List.of(dir.resolve(MatrixRunner.RUN_LOG)), files.toList(), "a clean folder");
@@ -63,7 +64,8 @@ class MatrixRunnerTest {
                 if (throwing.contains(cell.id())) {
                     throw new IllegalStateException("the database went away");
                 }
-                return result(cell, failing.contains(cell.id()) ? "verification found 3 mismatches" : null);
+                return MatrixRunner.Outcome.of(
+                        result(cell, failing.contains(cell.id()) ? "verification found 3 mismatches" : null), dir);
             }
         };
     }
