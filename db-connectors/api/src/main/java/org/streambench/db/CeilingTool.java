@@ -13,6 +13,26 @@ import org.streambench.generator.Pattern;
  */
 public interface CeilingTool {
 
+    /** The most clients a tool runs: a new key holds its client's number in 2 digits. */
+    int MAX_CLIENTS = 99;
+
+    /**
+     * The {@code n}-th new key (from 1) of client {@code client}: {@code n}, the client's number in 2
+     * digits, its own counter in 9; never one of the prefilled {@code e...} keys. Every tool's
+     * script writes its new keys so, and names some of them in {@link Measurement#insertedIds()}.
+     */
+    static String newKey(int client, long n) {
+        return String.format(java.util.Locale.ROOT, "n%02d%09d", client, n);
+    }
+
+    /** Refuses more than {@link #MAX_CLIENTS} clients, naming the tool. */
+    static void requireClients(String tool, int clients) {
+        if (clients > MAX_CLIENTS) {
+            throw new DatabaseException(
+                    tool + ": at most " + MAX_CLIENTS + " threads (a new key holds the client's number in 2 digits)");
+        }
+    }
+
     /** The tool as the user knows it, e.g. {@code pgbench}. */
     String name();
 

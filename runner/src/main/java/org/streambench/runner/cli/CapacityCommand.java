@@ -188,7 +188,7 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
         return new CapacitySearch.Bounds(steps, TimeUnit.SECONDS.toNanos(maxSeconds), TOLERANCE);
     }
 
-    /** What a search of {@code levels} parallelisms takes at most, steps of {@code stepSeconds} each, for --dry-run. */
+    /** The longest one parallelism's search may take within {@code bounds}, steps of {@code stepSeconds} each (--dry-run). */
     static long longestSearchSeconds(CapacitySearch.Bounds bounds, long stepSeconds) {
         long maxSeconds = TimeUnit.NANOSECONDS.toSeconds(bounds.maxNanos());
         return Math.min(maxSeconds + stepSeconds, (bounds.maxSteps() + 1) * stepSeconds);

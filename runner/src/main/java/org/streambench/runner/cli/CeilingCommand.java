@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.streambench.db.CeilingTool;
 import org.streambench.db.DatabaseProvider;
@@ -44,7 +45,7 @@ import picocli.CommandLine.Spec;
         })
 final class CeilingCommand implements Callable<Integer> {
 
-    static final int MAX_THREADS = 99;
+    static final int MAX_THREADS = CeilingTool.MAX_CLIENTS;
 
     @Option(names = "--db", defaultValue = "postgresql", description = "Database (default: ${DEFAULT-VALUE}).")
     String database;
@@ -160,12 +161,23 @@ final class CeilingCommand implements Callable<Integer> {
                         + " have one: " + String.join(", ", withCeilingTool())));
     }
 
+    /** The ceiling tool of the database named {@code database}, if it has one. */
+    static Optional<CeilingTool> toolOf(String database) {
+        return Databases.provider(database).flatMap(DatabaseProvider::ceilingTool);
+    }
+
     static List<String> withCeilingTool() {
         return Databases.names().stream()
-                .filter(name -> Databases.provider(name)
-                        .flatMap(DatabaseProvider::ceilingTool)
-                        .isPresent())
+                .filter(name -> toolOf(name).isPresent())
                 .toList();
+    }
+
+    /** --ceiling beside runs: one client per processing instance, so the parallelism must be one a tool takes. */
+    static void requireClientsFor(int parallelism) {
+        if (parallelism > MAX_THREADS) {
+            throw new UserError("--ceiling runs one client per processing instance: at most " + MAX_THREADS
+                    + ", not --parallelism " + parallelism);
+        }
     }
 
     /** ./bench installs the tools (apt-get, cargo) before it starts Java; a tool missing here was not installable. */

@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.streambench.db.CeilingTool;
-import org.streambench.db.DatabaseProvider;
 import org.streambench.db.Databases;
 import org.streambench.local.Home;
 import org.streambench.local.UserError;
@@ -497,24 +496,17 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             throw new UserError("--ceiling: none of the matrix's databases has a ceiling tool; those that have one: "
                     + String.join(", ", CeilingCommand.withCeilingTool()));
         }
-        if (parallelism > CeilingCommand.MAX_THREADS) {
-            throw new UserError("--ceiling runs one client per processing instance: at most "
-                    + CeilingCommand.MAX_THREADS + ", not --parallelism " + parallelism);
-        }
+        CeilingCommand.requireClientsFor(parallelism);
         withTool.forEach(database ->
-                CeilingCommand.requireInstalled(ceilingTool(database).orElseThrow()));
+                CeilingCommand.requireInstalled(CeilingCommand.toolOf(database).orElseThrow()));
     }
 
     private static List<String> databasesWithCeilingTool(List<Cell> cells) {
         return cells.stream()
                 .map(Cell::database)
                 .distinct()
-                .filter(database -> ceilingTool(database).isPresent())
+                .filter(database -> CeilingCommand.toolOf(database).isPresent())
                 .toList();
-    }
-
-    private static Optional<CeilingTool> ceilingTool(String database) {
-        return Databases.provider(database).flatMap(DatabaseProvider::ceilingTool);
     }
 
     private ExperimentSpec specOf(Cell cell) {
@@ -594,7 +586,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     /** Prints the ceilings the cells need; returns their estimated seconds. */
     private static long printCeilings(PrintWriter console, List<Cell> cells, List<ExperimentSpec> specs) {
         List<String> keys = specs.stream()
-                .filter(spec -> ceilingTool(spec.database()).isPresent())
+                .filter(spec -> CeilingCommand.toolOf(spec.database()).isPresent())
                 .map(MatrixCeilings::key)
                 .distinct()
                 .toList();
@@ -618,7 +610,9 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                         ", ",
                         withTool.stream()
                                 .map(database -> database + " ("
-                                        + ceilingTool(database).orElseThrow().name() + ")")
+                                        + CeilingCommand.toolOf(database)
+                                                .orElseThrow()
+                                                .name() + ")")
                                 .toList()),
                 without.isEmpty() ? "" : "; without a tool: " + String.join(", ", without));
         return (long) keys.size() * (first.durationSeconds() + ESTIMATED_OVERHEAD_SECONDS);
@@ -701,7 +695,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 }
                 RunResult result = job.runner(log)
                         .run(spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
-                Optional<CeilingTool> tool = ceilingTool(cell.database());
+                Optional<CeilingTool> tool = CeilingCommand.toolOf(cell.database());
                 if (ceilings != null && result.passed() && tool.isPresent()) {
                     ceilings.addTo(dir, spec, result, tool.get(), session, log);
                 }

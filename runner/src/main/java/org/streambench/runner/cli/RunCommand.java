@@ -151,10 +151,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
     private static CeilingTool requireCeilingTool(ExperimentSpec spec) {
         CeilingTool tool =
                 CeilingCommand.requireTool(Databases.provider(spec.database()).orElseThrow());
-        if (spec.parallelism() > CeilingCommand.MAX_THREADS) {
-            throw new UserError("--ceiling runs one client per processing instance: at most "
-                    + CeilingCommand.MAX_THREADS + ", not --parallelism " + spec.parallelism());
-        }
+        CeilingCommand.requireClientsFor(spec.parallelism());
         CeilingCommand.requireInstalled(tool);
         return tool;
     }

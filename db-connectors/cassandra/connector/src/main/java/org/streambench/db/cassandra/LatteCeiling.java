@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -62,9 +61,7 @@ final class LatteCeiling implements CeilingTool {
     @Override
     public Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception {
         int clients = request.threads();
-        if (clients > 99) {
-            throw new DatabaseException("latte: at most 99 threads (a new key holds the client's number in 2 digits)");
-        }
+        CeilingTool.requireClients(name(), clients);
         Pattern pattern = request.pattern();
         if (pattern.needsExistingKeys() && request.keys() < clients) {
             throw new DatabaseException("latte: " + request.keys() + " keys for " + clients + " threads; each thread"
@@ -110,7 +107,7 @@ final class LatteCeiling implements CeilingTool {
                     "-P",
                     "rows=\"" + (pattern.needsExistingKeys() ? rows.toString() : "") + "\"",
                     "-P",
-                    "prefix=\"" + String.format(Locale.ROOT, "n%02d", client) + "\""));
+                    "prefix=\"" + CeilingTool.newKey(client, 0).substring(0, 3) + "\""));
             command.addAll(List.of(url.split(",")));
             commands.add(command);
         }
@@ -163,7 +160,7 @@ final class LatteCeiling implements CeilingTool {
                 default -> 0;
             };
             if (clientInserts > 0) {
-                insertedIds.add(String.format(Locale.ROOT, "n%02d%09d", client, 1));
+                insertedIds.add(CeilingTool.newKey(client, 1));
             }
             latencies.add(
                     histogram(result.path("cycle_latency").path("histogram").asText()));

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,20 +79,11 @@ public final class HBaseDatabase implements Database {
         tableName = tableName(settings);
         durability = durability(settings);
         Configuration conf = HBaseConfiguration.create();
-        conf.set("hbase.zookeeper.quorum", quorum);
         conf.set(
                 "hbase.tmp.dir",
                 Path.of(System.getProperty("java.io.tmpdir"), "streambench-hbase-client")
                         .toString());
-        conf.setInt("hbase.client.retries.number", 10);
-        conf.setInt("hbase.client.pause", 100);
-        conf.setInt("hbase.client.operation.timeout", 60_000);
-        conf.setInt("zookeeper.recovery.retry", 2);
-        settings.asMap().forEach((key, value) -> {
-            if (key.startsWith("hbase.") || key.startsWith("zookeeper.")) {
-                conf.set(key, value);
-            }
-        });
+        clientConfiguration(settings).forEach(conf::set);
         requireReachable(quorum);
         try {
             connection = ConnectionFactory.createConnection(conf);
@@ -386,6 +378,25 @@ public final class HBaseDatabase implements Database {
 
     private static List<HostPort> quorumMembers(String quorum) {
         return HostPort.parseList(quorum, 2181, "url", "hbase");
+    }
+
+    /**
+     * The client configuration the connector and its ceiling tool share: retries lowered so that an
+     * unreachable cluster fails in seconds, then every {@code hbase.*} and {@code zookeeper.*} setting.
+     */
+    static Map<String, String> clientConfiguration(DatabaseSettings settings) {
+        Map<String, String> conf = new LinkedHashMap<>();
+        conf.put("hbase.zookeeper.quorum", settings.require("url", "hbase"));
+        conf.put("hbase.client.retries.number", "10");
+        conf.put("hbase.client.pause", "100");
+        conf.put("hbase.client.operation.timeout", "60000");
+        conf.put("zookeeper.recovery.retry", "2");
+        settings.asMap().forEach((key, value) -> {
+            if (key.startsWith("hbase.") || key.startsWith("zookeeper.")) {
+                conf.put(key, value);
+            }
+        });
+        return conf;
     }
 
     static TableName tableName(DatabaseSettings settings) {

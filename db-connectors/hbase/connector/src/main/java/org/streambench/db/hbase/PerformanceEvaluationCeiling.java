@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,10 +50,7 @@ final class PerformanceEvaluationCeiling implements CeilingTool {
 
     @Override
     public Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception {
-        if (request.threads() > 99) {
-            throw new DatabaseException(
-                    "PerformanceEvaluation: at most 99 threads (a new key holds the client's number in 2 digits)");
-        }
+        CeilingTool.requireClients(name(), request.threads());
         if (request.pattern().needsExistingKeys() && request.keys() < request.threads()) {
             throw new DatabaseException("PerformanceEvaluation: " + request.keys() + " keys for " + request.threads()
                     + " threads; each thread updates keys of its own, so give at least as many keys as threads");
@@ -65,17 +61,8 @@ final class PerformanceEvaluationCeiling implements CeilingTool {
                 "-Xmx1g",
                 "-cp",
                 classpath,
-                "org.apache.hadoop.hbase.PerformanceEvaluation",
-                "-Dhbase.zookeeper.quorum=" + settings.require("url", "hbase"),
-                "-Dhbase.client.retries.number=10",
-                "-Dhbase.client.pause=100",
-                "-Dhbase.client.operation.timeout=60000",
-                "-Dzookeeper.recovery.retry=2"));
-        settings.asMap().forEach((key, value) -> {
-            if (key.startsWith("hbase.") || key.startsWith("zookeeper.")) {
-                command.add("-D" + key + "=" + value);
-            }
-        });
+                "org.apache.hadoop.hbase.PerformanceEvaluation"));
+        HBaseDatabase.clientConfiguration(settings).forEach((key, value) -> command.add("-D" + key + "=" + value));
         String prefix = "-Dstreambench.ceiling.";
         command.addAll(List.of(
                 prefix + "pattern=" + request.pattern().cliName(),
@@ -107,7 +94,7 @@ final class PerformanceEvaluationCeiling implements CeilingTool {
             updates += counts[2];
             nanos = Math.max(nanos, counts[3]);
             if (counts[1] > 0) {
-                insertedIds.add(String.format(Locale.ROOT, "n%02d%09d", client, 1));
+                insertedIds.add(CeilingTool.newKey(client, 1));
             }
             latencies.add(numbers(workDir.resolve("latency." + client)));
         }

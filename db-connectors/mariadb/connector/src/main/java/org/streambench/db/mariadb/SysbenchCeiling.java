@@ -7,13 +7,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.streambench.db.CeilingProcess;
 import org.streambench.db.CeilingTool;
-import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.jdbc.JdbcDatabase;
 import org.streambench.db.jdbc.JdbcUrl;
@@ -54,10 +52,7 @@ final class SysbenchCeiling implements CeilingTool {
 
     @Override
     public Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception {
-        if (request.threads() > 99) {
-            throw new DatabaseException(
-                    "sysbench: at most 99 threads (a new key holds the thread's number in 2 digits)");
-        }
+        CeilingTool.requireClients(name(), request.threads());
         JdbcUrl where = JdbcUrl.parse(settings.require("url", "mariadb"), DEFAULT_PORT);
         Path script = workDir.resolve("ceiling.lua");
         try (InputStream lua = SysbenchCeiling.class.getResourceAsStream("ceiling.lua")) {
@@ -106,7 +101,7 @@ final class SysbenchCeiling implements CeilingTool {
             inserts += threadInserts;
             updates += Long.parseLong(written[1]);
             if (threadInserts > 0) {
-                insertedIds.add(String.format(Locale.ROOT, "n%02d%09d", thread, 1));
+                insertedIds.add(CeilingTool.newKey(thread, 1));
             }
         }
         return new Measurement(

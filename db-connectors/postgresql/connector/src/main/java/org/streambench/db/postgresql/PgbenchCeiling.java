@@ -19,7 +19,6 @@ import java.util.SplittableRandom;
 import java.util.regex.Pattern;
 import org.streambench.db.CeilingProcess;
 import org.streambench.db.CeilingTool;
-import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.jdbc.JdbcDatabase;
 import org.streambench.db.jdbc.JdbcUrl;
@@ -63,10 +62,7 @@ final class PgbenchCeiling implements CeilingTool {
 
     @Override
     public Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception {
-        if (request.threads() > 99) {
-            throw new DatabaseException(
-                    "pgbench: at most 99 threads (a new key holds the client's number in 2 digits)");
-        }
+        CeilingTool.requireClients(name(), request.threads());
         String url = settings.require("url", "postgresql");
         String table = settings.get("table", JdbcDatabase.DEFAULT_TABLE);
         JdbcUrl where = JdbcUrl.parse(url, DEFAULT_PORT);
@@ -128,7 +124,7 @@ final class PgbenchCeiling implements CeilingTool {
         // every client's first new key (a client whose first transaction was an update inserted none)
         List<String> insertedIds = new ArrayList<>();
         for (int client = 0; inserts > 0 && client < request.threads(); client++) {
-            insertedIds.add(String.format(Locale.ROOT, "n%02d%09d", client, 1));
+            insertedIds.add(CeilingTool.newKey(client, 1));
         }
         return new Measurement(
                 CeilingProcess.version(program()),
