@@ -18,6 +18,7 @@ public record CeilingDocument(
         int blobBytes,
         long keys,
         int threads,
+        String access,
         int durationSeconds,
         Tool tool,
         Result result,
@@ -29,7 +30,13 @@ public record CeilingDocument(
         implements Versioned {
 
     public static final String FILE = "ceiling.json";
-    public static final int SCHEMA_VERSION = 1;
+    /** 2: {@code access}, the operator's access mode the tool made (absent in 1: sync). */
+    public static final int SCHEMA_VERSION = 2;
+
+    /** The access mode, {@code sync} where a layout-1 file does not say. */
+    public String accessMode() {
+        return access == null ? "sync" : access;
+    }
 
     /** The tool: its name, version, command line (no password on it) and what differs from a pipeline's calls. */
     public record Tool(String name, String version, List<String> commandLine, String note) {}

@@ -529,18 +529,64 @@ class BadInputTest {
         assertFalse(Files.exists(out), "no result folder may be left behind");
     }
 
-    /** bench run --ceiling: a database without a tool, or more threads than the tool takes; nothing started or written. */
+    /**
+     * bench ceiling --access: a mode the database's tool cannot make as the connector does, more clients
+     * than it takes, or too few keys for the distinct keys its clients use at a time; nothing written.
+     */
     @ParameterizedTest
     @CsvSource(
             delimiter = '|',
             value = {
-                "mongodb|1|database mongodb has no ceiling tool yet; those that have one: cassandra, hbase, postgresql, mariadb",
-                "postgresql|100|--ceiling runs one client per processing instance: at most 99, not --parallelism 100"
+                "cassandra|async:30|300|latte: 300 keys for 2 threads; each thread updates keys of its own, at least 240",
+                "postgresql|async:50|10000|pgbench (async:50 is 50 clients per thread): at most 99 threads",
+                "mariadb|async:50|10000|sysbench (async:50 is 50 threads per thread): at most 99 threads",
+                "hbase|batch:200|300|--keys 300 is fewer than the 400 distinct keys that 2 threads with --access batch:200",
+                "postgresql|batch:0|10000|--access 'batch:0': the size must be a whole number from 1 to 100000"
             })
-    void runWithCeilingRejectsWhatHasNoCeiling(String database, String parallelism, String message) {
+    void ceilingRejectsAnAccessModeItsToolCannotMake(String database, String access, String keys, String message) {
+        Path out = tmp.resolve("ceiling");
+        String err = oneLineRefusal(CliResult.bench(
+                "ceiling",
+                "--db",
+                database,
+                "--access",
+                access,
+                "--threads",
+                "2",
+                "--keys",
+                keys,
+                "--out",
+                out.toString()));
+        assertTrue(err.contains(message), "'" + message + "' not in: " + err);
+        assertFalse(Files.exists(out), "no result folder may be left behind");
+    }
+
+    /**
+     * bench run --ceiling: a database without a tool, more threads than the tool takes, or an access
+     * mode it cannot run with them; nothing started or written.
+     */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "mongodb|1|sync|database mongodb has no ceiling tool yet; those that have one: cassandra, hbase, postgresql,"
+                        + " mariadb",
+                "postgresql|100|sync|--ceiling runs one client per processing instance: at most 99, not --parallelism 100",
+                "postgresql|2|async:50|pgbench (async:50 is 50 clients per thread): at most 99 threads"
+            })
+    void runWithCeilingRejectsWhatHasNoCeiling(String database, String parallelism, String access, String message) {
         Path out = tmp.resolve("run");
         String err = oneLineRefusal(CliResult.bench(
-                "run", "--db", database, "--parallelism", parallelism, "--ceiling", "--out", out.toString()));
+                "run",
+                "--db",
+                database,
+                "--parallelism",
+                parallelism,
+                "--access",
+                access,
+                "--ceiling",
+                "--out",
+                out.toString()));
         assertTrue(err.contains(message), "'" + message + "' not in: " + err);
         assertFalse(Files.exists(out), "no result folder may be left behind");
     }

@@ -117,6 +117,70 @@ class CeilingTest {
     }
 
     /**
+     * bench ceiling --access: each tool makes the connector's batches or calls in flight (pgbench and
+     * sysbench: multi-row statements, and K clients per thread where the connector has no asynchronous
+     * calls; PerformanceEvaluation: multi-get and multi-put, AsyncTable; latte: a batch's requests
+     * issued together, cycles in flight),
+     * and the database holds exactly what it says it wrote.
+     */
+    @Tag("modes")
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @CsvSource({
+        "postgresql, update, batch:8",
+        "postgresql, mixed, async:3",
+        "mariadb, mixed, batch:8",
+        "mariadb, update, async:2",
+        "hbase, update, batch:8",
+        "hbase, mixed, async:4",
+        "cassandra, update, async:4",
+        "cassandra, mixed, batch:8"
+    })
+    void eachAccessModesToolWritesWhatItSaysAndTheDatabaseHoldsIt(
+            String database, String pattern, String access, @TempDir Path tmp) throws Exception {
+        ServerState server = TestServers.start(database);
+        Path out = tmp.resolve("ceiling");
+        CliResult run = CliResult.bench(
+                "ceiling",
+                "--db",
+                database,
+                "--db-port",
+                Integer.toString(server.port()),
+                "--pattern",
+                pattern,
+                "--blob",
+                "10000",
+                "--keys",
+                Integer.toString(KEYS),
+                "--threads",
+                "2",
+                "--access",
+                access,
+                "--duration",
+                "1s",
+                "--out",
+                out.toString());
+        assertEquals(0, run.code(), run.toString());
+        CeilingDocument document = CeilingJson.read(out.resolve(CeilingDocument.FILE));
+        assertEquals("ok", document.status(), document.toString());
+        assertEquals(access, document.access());
+        CeilingDocument.Verification claimed = document.verification();
+        assertTrue(claimed.updates() > 0, "updates where the pattern updates: " + claimed);
+        if (access.startsWith("batch:")) {
+            assertEquals(0, claimed.updates() % 8, "whole batches of 8 updates: " + claimed);
+        }
+        try (Database db = Databases.open(database, new DatabaseSettings(server.settings()))) {
+            assertEquals(KEYS + claimed.inserts(), db.countRows(), "rows: the prefill and the tool's inserts");
+            long added = 0;
+            for (long i = 0; i < KEYS; i++) {
+                StoredRecord row = db.read(Keys.existing(i)).orElseThrow();
+                added += row.record().int1() - RecordGenerator.prefill(i).int1();
+                assertEquals(10_000, row.blob().length);
+            }
+            assertEquals(claimed.updates(), added, "each update added 1 to int_1");
+        }
+    }
+
+    /**
      * bench run --ceiling: the run, then the tool on the same server with the run's pattern, BLOB,
      * keys, window and parallelism; result.json says the tool, its throughput and the pipeline's
      * share of it, and the tool's own ceiling.json sits in the run's folder.

@@ -8,8 +8,9 @@ import org.streambench.generator.Pattern;
  * A database's own load tool (or its field's standard one), driven with the processing operator's
  * statements on the suite's table: the ceiling a pipeline's throughput is measured against. The
  * runner has reset and prefilled the table as for a run; the tool runs unthrottled, one client per
- * thread, one synchronous call after another, and says what it did so that the runner can check it
- * in the database afterwards.
+ * thread, each making its calls as the operator's access mode does (one synchronous call after
+ * another; batches of N records; K calls in flight), and says what it did so that the runner can
+ * check it in the database afterwards.
  */
 public interface CeilingTool {
 
@@ -33,6 +34,20 @@ public interface CeilingTool {
         }
     }
 
+    /**
+     * Refuses, with a {@link DatabaseException} whose message is a line for the user, a request the
+     * tool cannot run as the connector would (too many clients, an access mode it cannot make, too
+     * few keys for its clients); the runner asks before anything starts. The default takes one
+     * synchronous call after another only.
+     */
+    default void check(Request request) {
+        requireClients(name(), request.threads());
+        if (!request.sync()) {
+            throw new DatabaseException(name() + " makes one synchronous call after another only; no ceiling for "
+                    + (request.batch() != 1 ? "batch:" + request.batch() : "async:" + request.inFlight()));
+        }
+    }
+
     /** The tool as the user knows it, e.g. {@code pgbench}. */
     String name();
 
@@ -50,16 +65,30 @@ public interface CeilingTool {
 
     /**
      * What to run: the operator's pattern and BLOB size on the prefilled key space, with this many
-     * clients; {@code checkout} is the suite's checkout, where a tool that is a module of the suite
-     * finds its built classes.
+     * clients, each sending {@code batch} records per round trip (batch:N) or keeping {@code inFlight}
+     * calls in flight (async:K), 1 and 1 for one synchronous call after another; {@code checkout} is
+     * the suite's checkout, where a tool that is a module of the suite finds its built classes.
      */
-    record Request(Pattern pattern, int blobBytes, long keys, int threads, int durationSeconds, Path checkout) {}
+    record Request(
+            Pattern pattern,
+            int blobBytes,
+            long keys,
+            int threads,
+            int batch,
+            int inFlight,
+            int durationSeconds,
+            Path checkout) {
+
+        public boolean sync() {
+            return batch == 1 && inFlight == 1;
+        }
+    }
 
     /**
      * What the tool did: its version and command line, the operations it completed (one is one
      * record's worth: a read; an insert; a read and an update; mixed: a read that misses and an
      * insert, or a read and an update), over how many seconds, and their latencies in µs (null where
-     * the tool does not give it). {@code inserts} and {@code updates} count the writes, which the
+     * the tool does not give it; in batch mode a batch's). {@code inserts} and {@code updates} count the writes, which the
      * runner checks in the database; {@code insertedIds} are some keys the tool inserted.
      */
     record Measurement(

@@ -17,7 +17,7 @@ import org.streambench.runner.results.RunResult;
 /**
  * The database's ceiling beside a pipeline's run ({@code bench run --ceiling}, {@code bench matrix
  * --ceiling}): the tool on the run's server with the run's pattern, BLOB, keys, seed and measured
- * window, one client thread per processing instance; recorded in the run's result.json with the
+ * window and access mode, one client thread per processing instance; recorded in the run's result.json with the
  * pipeline's share of it.
  */
 public final class CeilingBesideRun {
@@ -29,21 +29,21 @@ public final class CeilingBesideRun {
             CeilingTool tool, ExperimentSpec spec, DatabaseSession session, Path ceilingDir, PrintWriter out)
             throws IOException, InterruptedException {
         Files.createDirectories(ceilingDir);
-        CeilingDocument document = CeilingRun.run(
-                new CeilingRun.Request(
-                        spec.pattern(),
-                        spec.blobBytes(),
-                        spec.keys(),
-                        spec.parallelism(),
-                        spec.durationSeconds(),
-                        spec.seed()),
-                spec.database(),
-                tool,
-                session,
-                ceilingDir,
-                out);
+        CeilingDocument document = CeilingRun.run(requestOf(spec), spec.database(), tool, session, ceilingDir, out);
         write(document, ceilingDir);
         return document;
+    }
+
+    /** The ceiling of a run: its pattern, BLOB, keys, seed, window and access mode, a client per processing instance. */
+    public static CeilingRun.Request requestOf(ExperimentSpec spec) {
+        return new CeilingRun.Request(
+                spec.pattern(),
+                spec.blobBytes(),
+                spec.keys(),
+                spec.parallelism(),
+                spec.access(),
+                spec.durationSeconds(),
+                spec.seed());
     }
 
     /** Adds {@code ceiling} to the run's result.json: its tool, throughput, status, and the run's ratio to it. */

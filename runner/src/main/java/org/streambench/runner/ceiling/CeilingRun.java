@@ -16,6 +16,7 @@ import org.streambench.generator.Pattern;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.local.Home;
 import org.streambench.model.CeilingDocument;
+import org.streambench.operators.AccessMode;
 import org.streambench.operators.Blob;
 import org.streambench.runner.experiment.DatabaseSession;
 
@@ -30,8 +31,58 @@ public final class CeilingRun {
     /** Above this many bytes of prefilled rows, the keys are not read back one by one (the rows are still counted). */
     static final long MAX_READ_BACK_BYTES = 1L << 30;
 
-    /** What to measure: the database's tool with the pipeline's pattern, BLOB, key space and parallelism as threads. */
-    public record Request(Pattern pattern, int blobBytes, long keys, int threads, int durationSeconds, long seed) {}
+    /**
+     * What to measure: the database's tool with the pipeline's pattern, BLOB, key space, parallelism
+     * as threads and access mode.
+     */
+    public record Request(
+            Pattern pattern, int blobBytes, long keys, int threads, AccessMode access, int durationSeconds, long seed) {
+
+        /** Records per round trip: batch:N's N, else 1. */
+        public int batch() {
+            return batchOf(access);
+        }
+
+        /** Calls in flight per client: async:K's K, else 1. */
+        public int inFlight() {
+            return inFlightOf(access);
+        }
+    }
+
+    /** The access mode as a ceiling makes it: a batch's linger does not apply to a tool, which never waits for records. */
+    public static String label(AccessMode access) {
+        return access.sync() ? "sync" : access.kind().label() + ":" + access.size();
+    }
+
+    public static int batchOf(AccessMode access) {
+        return access.kind() == AccessMode.Kind.BATCH ? access.size() : 1;
+    }
+
+    public static int inFlightOf(AccessMode access) {
+        return access.kind() == AccessMode.Kind.ASYNC ? access.size() : 1;
+    }
+
+    /** Why {@code tool} cannot run {@code request} as the connector would (see {@link CeilingTool#check}); null if it can. */
+    public static String refusal(CeilingTool tool, Request request) {
+        try {
+            tool.check(toolRequest(request));
+            return null;
+        } catch (DatabaseException e) {
+            return e.getMessage();
+        }
+    }
+
+    private static CeilingTool.Request toolRequest(Request request) {
+        return new CeilingTool.Request(
+                request.pattern(),
+                request.blobBytes(),
+                request.keys(),
+                request.threads(),
+                request.batch(),
+                request.inFlight(),
+                request.durationSeconds(),
+                Home.root());
+    }
 
     private CeilingRun() {}
 
@@ -54,26 +105,18 @@ public final class CeilingRun {
         long rowsBefore = database.countRows();
         out.printf(
                 Locale.ROOT,
-                "running %s for %d s: %s, %,d B, %d thread%s ...%n",
+                "running %s for %d s: %s, %,d B, %d thread%s, %s ...%n",
                 tool.name(),
                 request.durationSeconds(),
                 request.pattern().cliName(),
                 request.blobBytes(),
                 request.threads(),
-                request.threads() == 1 ? "" : "s");
+                request.threads() == 1 ? "" : "s",
+                label(request.access()));
         CeilingTool.Measurement measured = null;
         String error = null;
         try {
-            measured = tool.run(
-                    new CeilingTool.Request(
-                            request.pattern(),
-                            request.blobBytes(),
-                            request.keys(),
-                            request.threads(),
-                            request.durationSeconds(),
-                            Home.root()),
-                    new org.streambench.db.DatabaseSettings(session.settings()),
-                    dir);
+            measured = tool.run(toolRequest(request), new org.streambench.db.DatabaseSettings(session.settings()), dir);
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
@@ -94,6 +137,7 @@ public final class CeilingRun {
                 request.blobBytes(),
                 request.keys(),
                 request.threads(),
+                label(request.access()),
                 request.durationSeconds(),
                 new CeilingDocument.Tool(
                         tool.name(),

@@ -10,6 +10,7 @@ import org.streambench.db.CeilingTool;
 import org.streambench.local.Folders;
 import org.streambench.model.CeilingDocument;
 import org.streambench.model.CeilingJson;
+import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.experiment.DatabaseSession;
 import org.streambench.runner.results.RunResult;
@@ -17,8 +18,8 @@ import org.streambench.runner.results.RunResult;
 /**
  * {@code bench matrix --ceiling}: the ceiling of each database x pattern x BLOB x parallelism is
  * measured once, after the first cell of it that passed, into {@code MATRIX/ceilings/KEY}; every
- * later cell of it, also after {@code --resume}, reads it from there. The ceiling is always one
- * synchronous call per operation, so cells of other access modes are measured against the same one.
+ * later cell of it, also after {@code --resume}, reads it from there. Each access mode has its own
+ * ceiling: the tool makes its calls as the connector does in that mode.
  */
 public final class MatrixCeilings {
 
@@ -30,15 +31,20 @@ public final class MatrixCeilings {
         this.matrixDir = matrixDir;
     }
 
-    /** The ceiling a cell shares with the matrix's other cells: database, pattern, BLOB and threads. */
+    /**
+     * The ceiling a cell shares with the matrix's other cells: database, pattern, BLOB, threads and
+     * access mode (e.g. {@code postgresql-update-10000-t2}, {@code hbase-update-10000-t2-batch8}).
+     */
     public static String key(ExperimentSpec spec) {
+        AccessMode access = spec.access();
         return String.format(
                 Locale.ROOT,
-                "%s-%s-%d-t%d",
+                "%s-%s-%d-t%d%s",
                 spec.database(),
                 spec.pattern().cliName(),
                 spec.blobBytes(),
-                spec.parallelism());
+                spec.parallelism(),
+                access.sync() ? "" : "-" + access.kind().label() + access.size());
     }
 
     /**

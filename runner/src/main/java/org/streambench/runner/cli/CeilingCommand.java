@@ -14,6 +14,7 @@ import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.local.UserError;
 import org.streambench.model.CeilingDocument;
+import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.ceiling.CeilingBesideRun;
 import org.streambench.runner.ceiling.CeilingRun;
@@ -62,9 +63,17 @@ final class CeilingCommand implements Callable<Integer> {
     @Option(
             names = "--threads",
             defaultValue = "1",
-            description = "Clients, one synchronous call after another each; compare with --parallelism (default:"
+            description = "Clients, each making its calls as --access says; compare with --parallelism (default:"
                     + " ${DEFAULT-VALUE}).")
     String threads;
+
+    @Option(
+            names = "--access",
+            defaultValue = "sync",
+            description = "How each client calls the database, as bench run's --access: sync, batch:N (N records per"
+                    + " round trip) or async:K (K calls in flight), as the connector makes them (default:"
+                    + " ${DEFAULT-VALUE}).")
+    String access;
 
     @Option(
             names = "--duration",
@@ -102,6 +111,7 @@ final class CeilingCommand implements Callable<Integer> {
                         "unknown database '" + database + "'; use one of: " + String.join(", ", Databases.names())));
         CeilingTool tool = requireTool(provider);
         CeilingRun.Request request = request();
+        requireTakes(tool, request);
         requireInstalled(tool);
         DatabaseSession.check(database, connection);
         Path dir = out != null ? out : RunCommand.defaultResultDir("ceiling-" + database);
@@ -151,7 +161,31 @@ final class CeilingCommand implements Callable<Integer> {
         } catch (NumberFormatException e) {
             throw new UserError("--seed '" + seed + "' must be a whole number");
         }
-        return new CeilingRun.Request(parsedPattern, (int) blobBytes, keyCount, threadCount, seconds, seedValue);
+        AccessMode accessMode;
+        try {
+            accessMode = AccessMode.parse(access);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        // the tools update distinct keys of each client's own: a batch's, or those in flight
+        long distinct =
+                (long) threadCount * Math.max(CeilingRun.batchOf(accessMode), CeilingRun.inFlightOf(accessMode));
+        if (parsedPattern.needsExistingKeys() && keyCount < distinct) {
+            throw new UserError("--keys " + keyCount + " is fewer than the " + distinct + " distinct keys that "
+                    + threadCount + " thread" + (threadCount == 1 ? "" : "s") + " with --access "
+                    + CeilingRun.label(accessMode)
+                    + " use at a time");
+        }
+        return new CeilingRun.Request(
+                parsedPattern, (int) blobBytes, keyCount, threadCount, accessMode, seconds, seedValue);
+    }
+
+    /** A request the tool cannot run as the connector would (its access mode, its clients, its keys) is bad input. */
+    static void requireTakes(CeilingTool tool, CeilingRun.Request request) {
+        String refusal = CeilingRun.refusal(tool, request);
+        if (refusal != null) {
+            throw new UserError(refusal);
+        }
     }
 
     /** The database's ceiling tool; a database without one is bad input. */
@@ -164,6 +198,12 @@ final class CeilingCommand implements Callable<Integer> {
     /** The ceiling tool of the database named {@code database}, if it has one. */
     static Optional<CeilingTool> toolOf(String database) {
         return Databases.provider(database).flatMap(DatabaseProvider::ceilingTool);
+    }
+
+    /** The tool of a run's database if it makes the run's access mode at its parallelism. */
+    static Optional<CeilingTool> toolFor(ExperimentSpec spec) {
+        return toolOf(spec.database())
+                .filter(tool -> CeilingRun.refusal(tool, CeilingBesideRun.requestOf(spec)) == null);
     }
 
     static List<String> withCeilingTool() {
@@ -195,13 +235,14 @@ final class CeilingCommand implements Callable<Integer> {
     static String summary(CeilingDocument d, Path dir) {
         String what = String.format(
                 Locale.ROOT,
-                "%s ceiling (%s), %s, %d B, %d thread%s",
+                "%s ceiling (%s), %s, %d B, %d thread%s%s",
                 d.database(),
                 d.tool().name(),
                 d.pattern(),
                 d.blobBytes(),
                 d.threads(),
-                d.threads() == 1 ? "" : "s");
+                d.threads() == 1 ? "" : "s",
+                d.accessMode().equals("sync") ? "" : ", " + d.accessMode());
         if (d.result() == null) {
             return what + ": FAILED: " + d.error() + " -> " + dir;
         }

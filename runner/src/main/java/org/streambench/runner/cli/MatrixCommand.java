@@ -21,6 +21,8 @@ import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.capacity.CapacityRun;
 import org.streambench.runner.capacity.CapacitySearch;
+import org.streambench.runner.ceiling.CeilingBesideRun;
+import org.streambench.runner.ceiling.CeilingRun;
 import org.streambench.runner.ceiling.MatrixCeilings;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
@@ -162,9 +164,9 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     @Option(
             names = "--ceiling",
             description = "The database's own load tool beside the cells (as bench ceiling, one thread per processing"
-                    + " instance): measured once per database x pattern x BLOB, after its first cell that passed, into"
+                    + " instance): measured once per database x pattern x BLOB x access mode, after its first cell that passed, into"
                     + " DIR/ceilings/; every cell's result.json gets it and the pipeline's ratio to it. Databases"
-                    + " without a tool run without one.")
+                    + " without a tool, and access modes their tool cannot make, run without one.")
     boolean ceiling;
 
     @Option(
@@ -586,8 +588,17 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     /** Prints the ceilings the cells need; returns their estimated seconds. */
     private static long printCeilings(PrintWriter console, List<Cell> cells, List<ExperimentSpec> specs) {
         List<String> keys = specs.stream()
-                .filter(spec -> CeilingCommand.toolOf(spec.database()).isPresent())
+                .filter(spec -> CeilingCommand.toolFor(spec).isPresent())
                 .map(MatrixCeilings::key)
+                .distinct()
+                .toList();
+        List<String> refused = specs.stream()
+                .filter(spec -> CeilingCommand.toolOf(spec.database()).isPresent()
+                        && CeilingCommand.toolFor(spec).isEmpty())
+                .map(spec -> spec.database() + " " + CeilingRun.label(spec.access()) + " ("
+                        + CeilingRun.refusal(
+                                CeilingCommand.toolOf(spec.database()).orElseThrow(), CeilingBesideRun.requestOf(spec))
+                        + ")")
                 .distinct()
                 .toList();
         List<String> withTool = databasesWithCeilingTool(cells);
@@ -599,7 +610,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         ExperimentSpec first = specs.get(0);
         console.printf(
                 Locale.ROOT,
-                "ceilings: %d (the database's own tool once per database x pattern x BLOB, %d thread%s, %d s each, into"
+                "ceilings: %d (the database's own tool once per database x pattern x BLOB x access mode, %d thread%s, %d s each, into"
                         + " DIR/%s/, unless an earlier run of this matrix measured it): %s%s%n",
                 keys.size(),
                 first.parallelism(),
@@ -615,6 +626,10 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                                                 .name() + ")")
                                 .toList()),
                 without.isEmpty() ? "" : "; without a tool: " + String.join(", ", without));
+        if (!refused.isEmpty()) {
+            console.println(
+                    "no ceiling for these cells' access mode (they run without one): " + String.join("; ", refused));
+        }
         return (long) keys.size() * (first.durationSeconds() + ESTIMATED_OVERHEAD_SECONDS);
     }
 
@@ -695,7 +710,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 }
                 RunResult result = job.runner(log)
                         .run(spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
-                Optional<CeilingTool> tool = CeilingCommand.toolOf(cell.database());
+                Optional<CeilingTool> tool = CeilingCommand.toolFor(spec);
                 if (ceilings != null && result.passed() && tool.isPresent()) {
                     ceilings.addTo(dir, spec, result, tool.get(), session, log);
                 }

@@ -152,6 +152,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         CeilingTool tool =
                 CeilingCommand.requireTool(Databases.provider(spec.database()).orElseThrow());
         CeilingCommand.requireClientsFor(spec.parallelism());
+        CeilingCommand.requireTakes(tool, CeilingBesideRun.requestOf(spec));
         CeilingCommand.requireInstalled(tool);
         return tool;
     }

@@ -37,10 +37,16 @@ import org.streambench.generator.SensorRecord;
  * follows from how many cycles it ran, and each client owns its keys (key index modulo the
  * clients), so no two read-modify-write cycles race on one row. No warm-up phase: latte's would
  * run the cycles from 0 again. The password goes to latte in its environment.
+ *
+ * <p>batch:N makes a cycle N records (still one cycle at a time, so the values stay known);
+ * async:K runs each process with K cycles in flight ({@code -p K}); a key's next cycle comes
+ * only after as many cycles as the client owns keys, which is at least {@link
+ * #MIN_KEYS_PER_REQUEST_IN_FLIGHT} times K, so a key's cycles still run one after the other.
  */
 final class LatteCeiling implements CeilingTool {
 
     static final String VERSION = "0.29.0";
+    static final int MIN_KEYS_PER_REQUEST_IN_FLIGHT = 8;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override
@@ -58,15 +64,32 @@ final class LatteCeiling implements CeilingTool {
         return "cargo install latte-cli --version " + VERSION + " --locked";
     }
 
+    /**
+     * async:K is latte's concurrency: K cycles in flight per client, as the connector's asynchronous
+     * calls on its one session; batch:N is a cycle of N records whose reads the script issues together
+     * and awaits, then their writes, as the connector's batch.
+     */
     @Override
-    public Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception {
+    public void check(Request request) {
         int clients = request.threads();
         CeilingTool.requireClients(name(), clients);
         Pattern pattern = request.pattern();
-        if (pattern.needsExistingKeys() && request.keys() < clients) {
+        // an update's values follow from its cycle's number only if a key's cycles never overlap
+        long keysPerClient =
+                request.inFlight() == 1 ? request.batch() : MIN_KEYS_PER_REQUEST_IN_FLIGHT * request.inFlight();
+        if (pattern.needsExistingKeys() && request.keys() < clients * keysPerClient) {
             throw new DatabaseException("latte: " + request.keys() + " keys for " + clients + " threads; each thread"
-                    + " updates keys of its own, so give at least as many keys as threads");
+                    + " updates keys of its own, at least " + keysPerClient + " per thread"
+                    + (request.inFlight() > 1 ? " with " + request.inFlight() + " requests in flight" : "")
+                    + ", so give at least " + clients * keysPerClient + " keys");
         }
+    }
+
+    @Override
+    public Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception {
+        check(request);
+        int clients = request.threads();
+        Pattern pattern = request.pattern();
         Path script = workDir.resolve("ceiling.rn");
         try (InputStream rune = LatteCeiling.class.getResourceAsStream("ceiling.rn")) {
             Files.write(script, rune.readAllBytes());
@@ -84,7 +107,7 @@ final class LatteCeiling implements CeilingTool {
                     "run",
                     script.toString(),
                     "--threads=1",
-                    "--concurrency=1",
+                    "--concurrency=" + request.inFlight(),
                     "--connections=1",
                     "--warmup=0",
                     "--duration=" + request.durationSeconds() + "s",
@@ -106,6 +129,8 @@ final class LatteCeiling implements CeilingTool {
                     "blob=" + request.blobBytes(),
                     "-P",
                     "rows=\"" + (pattern.needsExistingKeys() ? rows.toString() : "") + "\"",
+                    "-P",
+                    "batch=" + request.batch(),
                     "-P",
                     "prefix=\"" + CeilingTool.newKey(client, 0).substring(0, 3) + "\""));
             command.addAll(List.of(url.split(",")));
@@ -145,18 +170,19 @@ final class LatteCeiling implements CeilingTool {
             if (result.path("error_count").asLong() > 0) {
                 throw new IOException("latte's client " + client + " had errors: " + result.path("errors"));
             }
-            operations += cycles;
+            long records = cycles * request.batch();
+            operations += records;
             seconds = Math.max(seconds, result.path("elapsed_time_s").asDouble());
             long clientInserts =
                     switch (pattern) {
-                        case INSERT -> cycles;
-                        case MIXED -> cycles / 2;
+                        case INSERT -> records;
+                        case MIXED -> cycles / 2 * request.batch();
                         default -> 0;
                     };
             inserts += clientInserts;
             updates += switch (pattern) {
-                case UPDATE -> cycles;
-                case MIXED -> cycles - cycles / 2;
+                case UPDATE -> records;
+                case MIXED -> (cycles - cycles / 2) * request.batch();
                 default -> 0;
             };
             if (clientInserts > 0) {
@@ -181,9 +207,15 @@ final class LatteCeiling implements CeilingTool {
                 measured ? latencies.getMaxValue() / 1000 : null,
                 insertedIds,
                 "latte, one process per thread (the first one's command line; the others differ in rows.N, the"
-                        + " new-key prefix and the report file), each one request at a time; no warm-up; each client"
+                        + " new-key prefix and the report file), each "
+                        + (request.inFlight() == 1 ? "one request at a time" : request.inFlight() + " cycles in flight")
+                        + "; no warm-up; each client"
                         + " writes one BLOB of the size; an update writes the values it read plus 1 as bound values;"
-                        + " latencies from latte's HDR histograms, merged");
+                        + " latencies from latte's HDR histograms, merged"
+                        + (request.batch() > 1
+                                ? "; batch:" + request.batch() + " as a cycle of " + request.batch()
+                                        + " reads issued together, then their writes, its latency the batch's"
+                                : ""));
     }
 
     /** The prefilled keys client {@code client} of {@code clients} owns, with their prefilled values: {@code id,int_1,...,double_3}. */

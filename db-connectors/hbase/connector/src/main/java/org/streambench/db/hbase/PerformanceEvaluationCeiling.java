@@ -48,13 +48,22 @@ final class PerformanceEvaluationCeiling implements CeilingTool {
         return "apt-get install openjdk-17-jre-headless";
     }
 
+    /** Batches (a multi-get, a multi-put) and calls in flight (AsyncTable), as the connector makes them. */
+    @Override
+    public void check(Request request) {
+        CeilingTool.requireClients(name(), request.threads());
+        long perThread = Math.max(request.batch(), request.inFlight());
+        if (request.pattern().needsExistingKeys() && request.keys() < request.threads() * perThread) {
+            throw new DatabaseException("PerformanceEvaluation: " + request.keys() + " keys for " + request.threads()
+                    + " threads" + (perThread > 1 ? " of " + perThread + " distinct keys at a time" : "")
+                    + "; each thread updates keys of its own, so give at least " + request.threads() * perThread
+                    + " keys");
+        }
+    }
+
     @Override
     public Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception {
-        CeilingTool.requireClients(name(), request.threads());
-        if (request.pattern().needsExistingKeys() && request.keys() < request.threads()) {
-            throw new DatabaseException("PerformanceEvaluation: " + request.keys() + " keys for " + request.threads()
-                    + " threads; each thread updates keys of its own, so give at least as many keys as threads");
-        }
+        check(request);
         String classpath = classpath(request.checkout());
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -71,6 +80,8 @@ final class PerformanceEvaluationCeiling implements CeilingTool {
                 prefix + "seconds=" + request.durationSeconds(),
                 prefix + "warmup=" + WARMUP_SECONDS,
                 prefix + "out=" + workDir,
+                prefix + "batch=" + request.batch(),
+                prefix + "inflight=" + request.inFlight(),
                 "--nomapred",
                 "--rows=1",
                 "--table=" + HBaseDatabase.tableName(settings).getNameAsString(),
@@ -116,7 +127,14 @@ final class PerformanceEvaluationCeiling implements CeilingTool {
                 insertedIds,
                 "PerformanceEvaluation --nomapred with the operator's calls (" + COMMAND_CLASS + "); "
                         + WARMUP_SECONDS + " s of warm-up before its count; each client writes one BLOB of the size;"
-                        + " latencies from PE's histogram (a uniform sample of up to 512 Ki calls per client)");
+                        + " latencies from PE's histogram (a uniform sample of up to 512 Ki calls per client)"
+                        + (request.batch() > 1
+                                ? "; batch:" + request.batch()
+                                        + " as a multi-get and a multi-put, its latency the batch's"
+                                : "")
+                        + (request.inFlight() > 1
+                                ? "; async:" + request.inFlight() + " on AsyncTable, K records in flight per client"
+                                : ""));
     }
 
     /** The command class's module: its classes and its dependencies as Maven listed them. */

@@ -51,8 +51,19 @@ final class SysbenchCeiling implements CeilingTool {
     }
 
     @Override
+    public void check(Request request) {
+        CeilingTool.requireClients(
+                name()
+                        + (request.inFlight() > 1
+                                ? " (async:" + request.inFlight() + " is " + request.inFlight() + " threads per thread)"
+                                : ""),
+                request.threads() * request.inFlight());
+    }
+
+    @Override
     public Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception {
-        CeilingTool.requireClients(name(), request.threads());
+        check(request);
+        int clients = request.threads() * request.inFlight();
         JdbcUrl where = JdbcUrl.parse(settings.require("url", "mariadb"), DEFAULT_PORT);
         Path script = workDir.resolve("ceiling.lua");
         try (InputStream lua = SysbenchCeiling.class.getResourceAsStream("ceiling.lua")) {
@@ -70,7 +81,7 @@ final class SysbenchCeiling implements CeilingTool {
                 "--mysql-user=" + settings.get("user", ""),
                 "--mysql-db=" + where.database(),
                 "--mysql-ssl=off",
-                "--threads=" + request.threads(),
+                "--threads=" + clients,
                 "--time=" + request.durationSeconds(),
                 "--warmup-time=" + WARMUP_SECONDS,
                 "--events=0",
@@ -88,13 +99,14 @@ final class SysbenchCeiling implements CeilingTool {
                         "CEILING_PATTERN", request.pattern().cliName(),
                         "CEILING_KEYS", Long.toString(request.keys()),
                         "CEILING_BLOB", Integer.toString(request.blobBytes()),
+                        "CEILING_BATCH", Integer.toString(request.batch()),
                         "CEILING_COUNTS", counts.toString()),
                 workDir.resolve("sysbench.out"),
                 request.durationSeconds() + WARMUP_SECONDS + 120L);
         long inserts = 0;
         long updates = 0;
         List<String> insertedIds = new ArrayList<>();
-        for (int thread = 0; thread < request.threads(); thread++) {
+        for (int thread = 0; thread < clients; thread++) {
             String[] written =
                     Files.readString(Path.of(counts + "." + thread)).trim().split(" ");
             long threadInserts = Long.parseLong(written[0]);
@@ -107,7 +119,7 @@ final class SysbenchCeiling implements CeilingTool {
         return new Measurement(
                 CeilingProcess.version(program()),
                 command.stream().map(arg -> arg.replace(workDir + "/", "")).toList(),
-                Long.parseLong(CeilingProcess.find("sysbench", EVENTS, output)),
+                Long.parseLong(CeilingProcess.find("sysbench", EVENTS, output)) * request.batch(),
                 Double.parseDouble(CeilingProcess.find("sysbench", TIME, output)),
                 inserts,
                 updates,
@@ -117,7 +129,14 @@ final class SysbenchCeiling implements CeilingTool {
                 Math.round(Double.parseDouble(CeilingProcess.find("sysbench", MAX, output)) * 1000),
                 insertedIds,
                 "sysbench " + WARMUP_SECONDS + " s of warm-up before its count; each thread writes one BLOB of the"
-                        + " size; p50 from its histogram's buckets");
+                        + " size; p50 from its histogram's buckets"
+                        + (request.batch() > 1
+                                ? "; an event is a batch of " + request.batch() + " records, its latency the batch's"
+                                : "")
+                        + (request.inFlight() > 1
+                                ? "; async:" + request.inFlight() + " as " + request.inFlight()
+                                        + " threads per thread, as the operator runs it on this connector"
+                                : ""));
     }
 
     /** The median from sysbench's latency histogram (ms buckets, lower bounds), in µs; null without one. */

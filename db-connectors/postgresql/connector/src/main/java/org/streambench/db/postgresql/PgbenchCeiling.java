@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.IntFunction;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.streambench.db.CeilingProcess;
 import org.streambench.db.CeilingTool;
 import org.streambench.db.DatabaseSettings;
@@ -35,6 +38,13 @@ import org.streambench.db.jdbc.JdbcUrl;
  *     of int_1 grew by the number of updates.</li>
  * <li>New keys: {@code n} + the client's number (2 digits) + its own counter (9 digits), never
  *     among the prefilled {@code e...} keys.</li>
+ * <li>batch:N, as the connector's batch (one SELECT ... WHERE id IN for the reads, the writes in one
+ *     transaction and round trip): a transaction of pgbench is N records, one SELECT ... IN for the
+ *     reads, then one multi-row INSERT, or one UPDATE ... WHERE id IN of N distinct keys (spread over
+ *     the key space: k, k + keys/N, ...). Mixed alternates whole batches of misses that insert with
+ *     batches of updates.</li>
+ * <li>async:K: the connector has no asynchronous calls, so the operator runs K connections per
+ *     instance, one call in flight on each; so does pgbench: K clients per thread.</li>
  * </ul>
  */
 final class PgbenchCeiling implements CeilingTool {
@@ -61,8 +71,19 @@ final class PgbenchCeiling implements CeilingTool {
     }
 
     @Override
+    public void check(Request request) {
+        CeilingTool.requireClients(
+                name()
+                        + (request.inFlight() > 1
+                                ? " (async:" + request.inFlight() + " is " + request.inFlight() + " clients per thread)"
+                                : ""),
+                request.threads() * request.inFlight());
+    }
+
+    @Override
     public Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception {
-        CeilingTool.requireClients(name(), request.threads());
+        check(request);
+        int clients = request.threads() * request.inFlight();
         String url = settings.require("url", "postgresql");
         String table = settings.get("table", JdbcDatabase.DEFAULT_TABLE);
         JdbcUrl where = JdbcUrl.parse(url, DEFAULT_PORT);
@@ -79,7 +100,7 @@ final class PgbenchCeiling implements CeilingTool {
                 "-U",
                 settings.get("user", ""),
                 "-c",
-                Integer.toString(request.threads()),
+                Integer.toString(clients),
                 "-j",
                 Integer.toString(request.threads()),
                 "-T",
@@ -109,27 +130,28 @@ final class PgbenchCeiling implements CeilingTool {
         if (log.transactions() != processed) {
             throw new IOException("pgbench logged " + log.transactions() + " transactions but reported " + processed);
         }
+        long batch = request.batch();
         long inserts =
                 switch (request.pattern()) {
-                    case INSERT -> processed;
-                    case MIXED -> log.ofScript(0);
+                    case INSERT -> processed * batch;
+                    case MIXED -> log.ofScript(0) * batch;
                     default -> 0;
                 };
         long updates =
                 switch (request.pattern()) {
-                    case UPDATE -> processed;
-                    case MIXED -> log.ofScript(1);
+                    case UPDATE -> processed * batch;
+                    case MIXED -> log.ofScript(1) * batch;
                     default -> 0;
                 };
         // every client's first new key (a client whose first transaction was an update inserted none)
         List<String> insertedIds = new ArrayList<>();
-        for (int client = 0; inserts > 0 && client < request.threads(); client++) {
+        for (int client = 0; inserts > 0 && client < clients; client++) {
             insertedIds.add(CeilingTool.newKey(client, 1));
         }
         return new Measurement(
                 CeilingProcess.version(program()),
                 command.stream().map(arg -> arg.replace(workDir + "/", "")).toList(),
-                processed,
+                processed * batch,
                 processed / tps,
                 inserts,
                 updates,
@@ -138,32 +160,55 @@ final class PgbenchCeiling implements CeilingTool {
                 log.percentile(99),
                 log.percentile(100),
                 insertedIds,
-                "pgbench sends and receives the BLOB as hex text; each client writes one BLOB of the size");
+                "pgbench sends and receives the BLOB as hex text; each client writes one BLOB of the size"
+                        + (batch > 1
+                                ? "; a transaction is a batch of " + batch + " records, its latency the batch's"
+                                : "")
+                        + (request.inFlight() > 1
+                                ? "; async:" + request.inFlight() + " as " + request.inFlight()
+                                        + " clients per thread, as the operator runs it on this connector"
+                                : ""));
     }
 
-    /** The scripts of a pattern, each with its weight (mixed: half misses that insert, half updates). */
+    /**
+     * The scripts of a pattern, each with its weight (mixed: half misses that insert, half updates);
+     * a transaction is {@code request.batch()} records.
+     */
     static List<Script> scripts(Request request, String table) {
+        int batch = request.batch();
         String loadBlob = "\\if :loaded = 0\n"
                 + "SELECT '\\x' || encode(b, 'hex') AS blob, 1 AS loaded FROM " + BLOB_TABLE + " \\gset\n"
                 + "\\endif\n";
         String existing = "\\set k random(0, :keys - 1)\n";
-        String existingId = "('e' || lpad(:k::text, 11, '0'))::char(12)";
-        String newKey = "\\set counter :counter + 1\n\\set n :client_id * 1000000000 + :counter\n";
-        String newId = "('n' || lpad(:n::text, 11, '0'))::char(12)";
-        String read = "SELECT " + COLUMNS + " FROM " + table + " WHERE id = %s;\n";
-        String insert = "INSERT INTO " + table + " (id, " + COLUMNS + ") VALUES (" + newId
-                + ", 1, 2, 3, 1.5, 2.5, 3.5, :blob);\n";
+        // a batch's keys are distinct (an UPDATE ... IN would update a repeated key once): k, k + stride, ...
+        long stride = Math.max(1, request.keys() / batch);
+        String existingIds =
+                ids(batch, i -> "('e' || lpad(((:k + " + i * stride + ") % :keys)::text, 11, '0'))::char(12)");
+        String newKeys = "\\set counter :counter + " + batch + "\n\\set n :client_id * 1000000000 + :counter\n";
+        // the batch's new keys: counter - batch + 1 ... counter
+        IntFunction<String> newId =
+                i -> "('n' || lpad((:n::bigint - " + (batch - 1 - i) + ")::text, 11, '0'))::char(12)";
+        String newIds = ids(batch, newId);
+        String read = "SELECT " + COLUMNS + " FROM " + table + " WHERE id " + (batch == 1 ? "= %s" : "IN (%s)") + ";\n";
+        String insert = "INSERT INTO " + table + " (id, " + COLUMNS + ") VALUES "
+                + ids(batch, i -> "(" + newId.apply(i) + ", 1, 2, 3, 1.5, 2.5, 3.5, :blob)")
+                + ";\n";
         String update = "UPDATE " + table + " SET int_1 = int_1 + 1, int_2 = int_2 + 1, int_3 = int_3 + 1,"
                 + " double_1 = double_1 + 1, double_2 = double_2 + 1, double_3 = double_3 + 1, payload = :blob"
-                + " WHERE id = " + existingId + ";\n";
+                + " WHERE id " + (batch == 1 ? "= " + existingIds : "IN (" + existingIds + ")") + ";\n";
         return switch (request.pattern()) {
-            case READ -> List.of(new Script("read", existing + read.formatted(existingId), 1));
-            case INSERT -> List.of(new Script("insert", loadBlob + newKey + insert, 1));
-            case UPDATE -> List.of(new Script("update", loadBlob + existing + read.formatted(existingId) + update, 1));
+            case READ -> List.of(new Script("read", existing + read.formatted(existingIds), 1));
+            case INSERT -> List.of(new Script("insert", loadBlob + newKeys + insert, 1));
+            case UPDATE -> List.of(new Script("update", loadBlob + existing + read.formatted(existingIds) + update, 1));
             case MIXED -> List.of(
-                    new Script("mixed-miss-insert", loadBlob + newKey + read.formatted(newId) + insert, 1),
-                    new Script("mixed-update", loadBlob + existing + read.formatted(existingId) + update, 1));
+                    new Script("mixed-miss-insert", loadBlob + newKeys + read.formatted(newIds) + insert, 1),
+                    new Script("mixed-update", loadBlob + existing + read.formatted(existingIds) + update, 1));
         };
+    }
+
+    /** {@code id.apply(0), ..., id.apply(count - 1)}, comma-separated. */
+    private static String ids(int count, IntFunction<String> id) {
+        return IntStream.range(0, count).mapToObj(id).collect(Collectors.joining(", "));
     }
 
     record Script(String name, String text, int weight) {}
