@@ -118,6 +118,18 @@ public abstract class DatabaseContract {
         assertStored(FIRST, FIRST_BLOB);
     }
 
+    /** A ceiling beside a run resets and prefills again on the run's connection: nothing of the first table may linger. */
+    @Test
+    void aPrefillAfterAResetOnTheSameConnectionStoresEverything() {
+        db.prefill(100, DatabaseContract::prefilled, i -> blobOf(i, 64));
+        db.resetSchema();
+        db.prepareStatements();
+        db.prefill(1_500, DatabaseContract::prefilled, i -> blobOf(i, 128));
+        assertEquals(1_500, db.countRows());
+        assertEquals(0, db.countBlobsNotOfLength(128));
+        assertStored(prefilled(1_499), blobOf(1_499, 128));
+    }
+
     @Test
     void theLargestBlobOfTheStudyArrivesWhole() {
         byte[] blob = new byte[LARGEST_BLOB];

@@ -56,6 +56,9 @@ public final class MariaDbDatabase extends JdbcDatabase {
         // 10,000 B here: docs/measurements/2026-11-25-ceiling.md)
         properties.setProperty("useServerPrepStmts", "true");
         properties.setProperty("useBulkStmts", "true");
+        // the driver's cache would hand a statement prepared on a table the reset dropped to the next
+        // prefill, whose bulk insert then fails with an empty error; the connector keeps its own statements
+        properties.setProperty("cachePrepStmts", "false");
         properties.setProperty("socketTimeout", "60000"); // ms: a vanished server fails the call instead of hanging it
         return properties;
     }
