@@ -231,9 +231,9 @@ class CeilingTest {
     }
 
     /**
-     * bench matrix --ceiling: a database x pattern x BLOB's ceiling is measured once, after its first
-     * cell, and every cell of it (here a sync and a batch cell) records it with its own ratio; a
-     * cell run again on --resume reads it instead of measuring it again.
+     * bench matrix --ceiling: a database x pattern x BLOB x access mode's ceiling is measured once, in
+     * that mode, after its first cell, and every cell of it (here two repetitions of a batch cell)
+     * records it with its own ratio; a cell run again on --resume reads it instead of measuring it again.
      */
     @Test
     void aMatrixMeasuresEachCeilingOnceAndEveryCellRecordsItsShareOfIt(@TempDir Path tmp) throws Exception {
@@ -252,7 +252,9 @@ class CeilingTest {
                 "--blobs",
                 "100",
                 "--accesses",
-                "sync;batch:10",
+                "batch:10",
+                "--repetitions",
+                "2",
                 "--keys",
                 Integer.toString(KEYS),
                 "--warmup",
@@ -266,18 +268,19 @@ class CeilingTest {
         Path ceilings = out.resolve(MatrixCeilings.FOLDER);
         try (Stream<Path> folders = Files.list(ceilings)) {
             assertEquals(
-                    List.of("postgresql-update-100-t1"),
+                    List.of("postgresql-update-100-t1-batch10"),
                     folders.map(f -> f.getFileName().toString()).toList(),
                     "one ceiling for both cells");
         }
-        Path ceilingFile = ceilings.resolve("postgresql-update-100-t1").resolve(CeilingDocument.FILE);
+        Path ceilingFile = ceilings.resolve("postgresql-update-100-t1-batch10").resolve(CeilingDocument.FILE);
         CeilingDocument ceiling = CeilingJson.read(ceilingFile);
         assertEquals("ok", ceiling.status(), ceiling.toString());
         assertEquals(1, ceiling.threads());
+        assertEquals("batch:10", ceiling.access(), "the tool makes the cells' access mode");
         assertEquals(2, ceiling.durationSeconds(), "the tool runs for the cells' measured window");
-        Path sync = out.resolve("flink/postgresql/update/100/rep-1");
-        Path batch = out.resolve("flink/postgresql/update/100/batch-10-linger-20ms/rep-1");
-        for (Path cell : List.of(sync, batch)) {
+        Path first = out.resolve("flink/postgresql/update/100/batch-10-linger-20ms/rep-1");
+        Path batch = out.resolve("flink/postgresql/update/100/batch-10-linger-20ms/rep-2");
+        for (Path cell : List.of(first, batch)) {
             Map<String, Object> result = ResultFiles.read(cell);
             Map<String, Object> recorded = EndToEndTest.map(result, "ceiling");
             assertEquals("ok", recorded.get("status"), cell.toString());
@@ -291,7 +294,7 @@ class CeilingTest {
                 Files.readString(batch.resolve(MatrixRunner.RUN_LOG)).contains("ceiling: measured by an earlier cell"),
                 "the second cell reads the first one's ceiling");
 
-        // as if the runner had died in the batch cell: --resume runs it again and reads the ceiling
+        // as if the runner had died in the second cell: --resume runs it again and reads the ceiling
         ObjectNode journal =
                 (ObjectNode) JSON.readTree(out.resolve(Journal.FILE).toFile());
         ((ObjectNode) journal.get("cells").get(1)).put("state", "running");

@@ -4,9 +4,11 @@
 -- CEILING_BATCH (records per event: 1, or batch:N's N), CEILING_COUNTS (each thread writes
 -- "<inserts> <updates>" to CEILING_COUNTS.<thread> when done).
 --
+-- Each thread reads and updates prefilled keys of its own (key index = thread modulo threads), as
+-- each processing instance has its own keys: threads never wait for each other's row locks.
 -- A batch of N, as the connector's (one SELECT ... IN for the reads, the writes in one round trip):
 -- one SELECT ... WHERE id IN of N keys, then one multi-row INSERT, or one UPDATE ... WHERE id IN of N
--- distinct keys (k, k + keys/N, ...: an UPDATE ... IN updates a repeated key once).
+-- distinct keys of the thread's (k, k + own/N, ...: an UPDATE ... IN updates a repeated key once).
 
 local columns = "int_1, int_2, int_3, double_1, double_2, double_3, payload"
 
@@ -23,7 +25,9 @@ function thread_init()
   blob = table.concat(parts)
   inserts, updates, counter = 0, 0, 0
   batch = tonumber(os.getenv("CEILING_BATCH"))
-  stride = math.max(1, math.floor(keys / batch))
+  threads = sysbench.opt.threads
+  own = math.floor(keys / threads)
+  stride = math.max(1, math.floor(own / batch))
 
   con = sysbench.sql.driver():connect()
   read = con:prepare("SELECT " .. columns .. " FROM " .. table_name .. " WHERE id = ?")
@@ -77,8 +81,13 @@ function prepare_batches(size)
   update_many:bind_param(unpack(update_many_params))
 end
 
+-- the o-th prefilled key of this thread's own
+local function own_key(o)
+  return string.format("e%011d", o * threads + sysbench.tid)
+end
+
 local function existing_key()
-  return string.format("e%011d", sysbench.rand.uniform(0, keys - 1))
+  return own_key(sysbench.rand.uniform(0, own - 1))
 end
 
 -- n + the thread's number (2 digits) + its own counter (9 digits): never a prefilled e... key
@@ -108,10 +117,10 @@ end
 
 -- batch:N: N distinct prefilled keys, or the thread's next N new keys
 local function existing_keys()
-  local first = sysbench.rand.uniform(0, keys - 1)
+  local first = sysbench.rand.uniform(0, own - 1)
   local ids = {}
   for i = 1, batch do
-    ids[i] = string.format("e%011d", (first + (i - 1) * stride) % keys)
+    ids[i] = own_key((first + (i - 1) * stride) % own)
   end
   return ids
 end

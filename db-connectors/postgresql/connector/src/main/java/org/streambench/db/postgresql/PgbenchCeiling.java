@@ -36,12 +36,14 @@ import org.streambench.db.jdbc.JdbcUrl;
  *     pgbench sends it as text (hex, twice its size), where the JDBC driver sends bytes.</li>
  * <li>An update adds 1 to each of the six values in the database; the runner checks that the sum
  *     of int_1 grew by the number of updates.</li>
+ * <li>Each client reads and updates prefilled keys of its own (key index = client modulo clients),
+ *     as each processing instance has its own keys: clients never wait for each other's row locks.</li>
  * <li>New keys: {@code n} + the client's number (2 digits) + its own counter (9 digits), never
  *     among the prefilled {@code e...} keys.</li>
  * <li>batch:N, as the connector's batch (one SELECT ... WHERE id IN for the reads, the writes in one
  *     transaction and round trip): a transaction of pgbench is N records, one SELECT ... IN for the
  *     reads, then one multi-row INSERT, or one UPDATE ... WHERE id IN of N distinct keys (spread over
- *     the key space: k, k + keys/N, ...). Mixed alternates whole batches of misses that insert with
+ *     the client's keys: k, k + own/N, ...). Mixed alternates whole batches of misses that insert with
  *     batches of updates.</li>
  * <li>async:K: the connector has no asynchronous calls, so the operator runs K connections per
  *     instance, one call in flight on each; so does pgbench: K clients per thread.</li>
@@ -107,6 +109,10 @@ final class PgbenchCeiling implements CeilingTool {
                 Integer.toString(request.durationSeconds()),
                 "-D",
                 "keys=" + request.keys(),
+                "-D",
+                "clients=" + clients,
+                "-D",
+                "own=" + request.keys() / clients,
                 "-D",
                 "loaded=0",
                 "-D",
@@ -179,11 +185,15 @@ final class PgbenchCeiling implements CeilingTool {
         String loadBlob = "\\if :loaded = 0\n"
                 + "SELECT '\\x' || encode(b, 'hex') AS blob, 1 AS loaded FROM " + BLOB_TABLE + " \\gset\n"
                 + "\\endif\n";
-        String existing = "\\set k random(0, :keys - 1)\n";
-        // a batch's keys are distinct (an UPDATE ... IN would update a repeated key once): k, k + stride, ...
-        long stride = Math.max(1, request.keys() / batch);
-        String existingIds =
-                ids(batch, i -> "('e' || lpad(((:k + " + i * stride + ") % :keys)::text, 11, '0'))::char(12)");
+        // each client reads and updates keys of its own (index = client modulo clients), as each
+        // processing instance does; a batch's are distinct (an UPDATE ... IN updates a repeated key
+        // once): own keys k, k + stride, ...
+        String existing = "\\set k random(0, :own - 1)\n";
+        long stride = Math.max(1, request.keys() / ((long) request.threads() * request.inFlight()) / batch);
+        String existingIds = ids(
+                batch,
+                i -> "('e' || lpad((((:k + " + i * stride
+                        + ") % :own) * :clients + :client_id)::text, 11, '0'))::char(12)");
         String newKeys = "\\set counter :counter + " + batch + "\n\\set n :client_id * 1000000000 + :counter\n";
         // the batch's new keys: counter - batch + 1 ... counter
         IntFunction<String> newId =
