@@ -16,10 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.function.IntFunction;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.streambench.db.CeilingProcess;
 import org.streambench.db.CeilingTool;
 import org.streambench.db.DatabaseSettings;
@@ -190,22 +187,24 @@ final class PgbenchCeiling implements CeilingTool {
         // once): own keys k, k + stride, ...
         String existing = "\\set k random(0, :own - 1)\n";
         long stride = Math.max(1, request.keys() / ((long) request.threads() * request.inFlight()) / batch);
-        String existingIds = ids(
-                batch,
-                i -> "('e' || lpad((((:k + " + i * stride
-                        + ") % :own) * :clients + :client_id)::text, 11, '0'))::char(12)");
+        // one pgbench variable per row would pass 255 variables (pgbench's limit) at 64 rows: a batch's
+        // keys are generated in the statement, an array of them an index scan takes as IN (...) does
+        String existingIds = keys(
+                batch, "'e' || lpad((((:k + {i} * " + stride + ") % :own) * :clients + :client_id)::text, 11, '0')");
         String newKeys = "\\set counter :counter + " + batch + "\n\\set n :client_id * 1000000000 + :counter\n";
         // the batch's new keys: counter - batch + 1 ... counter
-        IntFunction<String> newId =
-                i -> "('n' || lpad((:n::bigint - " + (batch - 1 - i) + ")::text, 11, '0'))::char(12)";
-        String newIds = ids(batch, newId);
-        String read = "SELECT " + COLUMNS + " FROM " + table + " WHERE id " + (batch == 1 ? "= %s" : "IN (%s)") + ";\n";
-        String insert = "INSERT INTO " + table + " (id, " + COLUMNS + ") VALUES "
-                + ids(batch, i -> "(" + newId.apply(i) + ", 1, 2, 3, 1.5, 2.5, 3.5, :blob)")
-                + ";\n";
+        String newId = "'n' || lpad((:n::bigint - {i})::text, 11, '0')";
+        String newIds = keys(batch, newId);
+        String read = "SELECT " + COLUMNS + " FROM " + table + " WHERE id = %s;\n";
+        String insert = batch == 1
+                ? "INSERT INTO " + table + " (id, " + COLUMNS + ") VALUES ((" + newId.replace("{i}", "0")
+                        + ")::char(12), 1, 2, 3, 1.5, 2.5, 3.5, :blob);\n"
+                : "INSERT INTO " + table + " (id, " + COLUMNS + ") SELECT (" + newId.replace("{i}", "g")
+                        + ")::char(12), 1, 2, 3, 1.5, 2.5, 3.5, :blob FROM generate_series(0, " + (batch - 1)
+                        + ") AS g;\n";
         String update = "UPDATE " + table + " SET int_1 = int_1 + 1, int_2 = int_2 + 1, int_3 = int_3 + 1,"
                 + " double_1 = double_1 + 1, double_2 = double_2 + 1, double_3 = double_3 + 1, payload = :blob"
-                + " WHERE id " + (batch == 1 ? "= " + existingIds : "IN (" + existingIds + ")") + ";\n";
+                + " WHERE id = " + existingIds + ";\n";
         return switch (request.pattern()) {
             case READ -> List.of(new Script("read", existing + read.formatted(existingIds), 1));
             case INSERT -> List.of(new Script("insert", loadBlob + newKeys + insert, 1));
@@ -216,9 +215,16 @@ final class PgbenchCeiling implements CeilingTool {
         };
     }
 
-    /** {@code id.apply(0), ..., id.apply(count - 1)}, comma-separated. */
-    private static String ids(int count, IntFunction<String> id) {
-        return IntStream.range(0, count).mapToObj(id).collect(Collectors.joining(", "));
+    /**
+     * The right side of {@code id = ...} for {@code count} keys made by {@code key} (a SQL text
+     * expression, {@code {i}} the key's number in the batch): the key itself for one, else {@code
+     * ANY (ARRAY(SELECT ... FROM generate_series(...)))}.
+     */
+    private static String keys(int count, String key) {
+        return count == 1
+                ? "(" + key.replace("{i}", "0") + ")::char(12)"
+                : "ANY (ARRAY(SELECT (" + key.replace("{i}", "g") + ")::char(12) FROM generate_series(0, " + (count - 1)
+                        + ") AS g))";
     }
 
     record Script(String name, String text, int weight) {}
