@@ -1,19 +1,8 @@
 package org.streambench.operators;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -22,10 +11,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,41 +27,16 @@ import org.HdrHistogram.Histogram;
  * every TaskManager, executor or container. The job's main starts the first ({@link #start});
  * operator instances that an engine created from their serialized form get their JVM's worker
  * with {@link #of}, which starts one if the JVM has none yet. Every worker pushes its counts to
- * the collector every {@value #PUSH_MILLIS} ms (every {@value #ALONE_PUSH_MILLIS} ms while it is
- * the job's only worker) and when something changes, and its final counts
+ * the collector ({@link CollectorPush}) periodically and when something changes, and its final counts
  * and latency histograms when the job is complete; the collector answers with the run's control
  * state and what the other workers last reported, from which each worker knows whether the whole
  * job is done and drained. Without a collector (a runtime in a test) the worker is the whole job.
- * <p>
- * Its endpoint:
- * <ul>
- * <li>{@code GET /metrics}: Prometheus text format.</li>
- * <li>{@code POST /start}: the database is ready; generators of a job started with {@code awaitStart} begin.</li>
- * <li>{@code POST /measure}: the warm-up is over; start the latency window.</li>
- * <li>{@code POST /stop}: close the latency window; generators stop, the job drains and ends.</li>
- * </ul>
+ * Its endpoint ({@link ControlEndpoint}) serves the metrics and takes the runner's start, measure and stop.
  */
 public final class JobRuntime implements AutoCloseable {
 
-    static final long PUSH_MILLIS = 100;
-    /**
-     * A worker that is the job's only one needs nobody else's counts and pushes only to show it
-     * is alive, and when something changes (a generator ended, a failure, its final status):
-     * pushing ten times a second cost a job on the noop database about 10 % of its throughput on
-     * a 2-core machine (measured with Flink).
-     */
-    static final long ALONE_PUSH_MILLIS = 1_000;
-    /**
-     * A collector that has not answered this long means the runner is gone (killed, crashed, its
-     * machine lost): a worker that owns its JVM ends it then, so a job left without its runner
-     * stops writing to the database, also on a cluster where no one else would stop it.
-     */
-    static final long RUNNER_GONE_MILLIS = 10_000;
-
     private static final long RATE_SAMPLE_NANOS = 250_000_000;
     private static final long START_POLL_MILLIS = 50;
-    private static final long ALONE_PUSH_NANOS = TimeUnit.MILLISECONDS.toNanos(ALONE_PUSH_MILLIS);
-    private static final Duration PUSH_TIMEOUT = Duration.ofSeconds(5);
 
     /**
      * The workers of the runs this JVM takes part in, by run. Engines create operator instances
@@ -95,16 +55,10 @@ public final class JobRuntime implements AutoCloseable {
     private final Set<Integer> endedInstances = ConcurrentHashMap.newKeySet();
     private final Map<Integer, ProcessingOperator> processingByPartition = new ConcurrentHashMap<>();
     private final Set<String> setUp = ConcurrentHashMap.newKeySet();
-    private final HttpServer server;
-    private final String endpoint;
+    private final ControlEndpoint endpoint;
     private final CountDownLatch startGate;
-    private final HttpClient client;
-    private final ScheduledExecutorService pusher;
-    private final ScheduledFuture<?> periodicPush;
-    private volatile WorkerStatus.View view = WorkerStatus.View.ALONE;
+    private final CollectorPush push; // null without a collector: the worker is the whole job
     private volatile boolean finalPushed;
-    private long failingSinceNanos; // guarded by client; 0 while pushes succeed
-    private volatile long lastPushNanos;
     private volatile boolean ownsJvm;
     private volatile String engineVersion;
     private volatile boolean stopRequested;
@@ -122,56 +76,57 @@ public final class JobRuntime implements AutoCloseable {
         this.workerId = newWorkerId();
         this.startGate = new CountDownLatch(awaitStart ? 1 : 0);
         this.metrics = new OperatorMetrics(spec, workerId, this::totalEmitted);
-        this.server = HttpServer.create(new InetSocketAddress(spec.metricsHost(), port), 16);
-        this.endpoint = "http://" + advertisedHost(spec.metricsHost()) + ":"
-                + server.getAddress().getPort();
-        server.createContext(
-                JobProtocol.METRICS_PATH,
-                exchange -> respond(exchange, "GET", metrics::scrape, "text/plain; version=0.0.4; charset=utf-8"));
-        server.createContext(
-                JobProtocol.START_PATH,
-                exchange -> respond(
-                        exchange,
-                        "POST",
-                        () -> {
-                            startGate.countDown();
-                            return "started\n";
-                        },
-                        "text/plain"));
-        server.createContext(
-                JobProtocol.MEASURE_PATH,
-                exchange -> respond(
-                        exchange,
-                        "POST",
-                        () -> {
-                            metrics.resetLatencyWindow();
-                            return "measuring\n";
-                        },
-                        "text/plain"));
-        server.createContext(
-                JobProtocol.STOP_PATH,
-                exchange -> respond(
-                        exchange,
-                        "POST",
-                        () -> {
-                            requestStop();
-                            return "stopping\n";
-                        },
-                        "text/plain"));
-        server.setExecutor(Executors.newSingleThreadExecutor(daemon("streambench-metrics-http")));
-        server.start();
-        if (spec.collector().isEmpty()) {
-            client = null;
-            pusher = null;
-            periodicPush = null;
-        } else {
-            client = HttpClient.newBuilder().connectTimeout(PUSH_TIMEOUT).build();
-            pusher = Executors.newSingleThreadScheduledExecutor(daemon("streambench-worker-push"));
-            // the first push registers the worker before any operator of this JVM does anything
-            pushQuietly();
-            periodicPush = pusher.scheduleWithFixedDelay(
-                    this::pushPeriodically, PUSH_MILLIS, PUSH_MILLIS, TimeUnit.MILLISECONDS);
+        this.endpoint = ControlEndpoint.start(spec.metricsHost(), port, new ControlEndpoint.Actions() {
+            @Override
+            public String scrape() {
+                return metrics.scrape();
+            }
+
+            @Override
+            public void start() {
+                startGate.countDown();
+            }
+
+            @Override
+            public void measure() {
+                metrics.resetLatencyWindow();
+            }
+
+            @Override
+            public void stop() {
+                requestStop();
+            }
+        });
+        this.push = spec.collector().isEmpty()
+                ? null
+                : CollectorPush.start(
+                        spec.collector(),
+                        workerId,
+                        this::status,
+                        this::takeAnswer,
+                        this::finishIfComplete,
+                        () -> ownsJvm);
+    }
+
+    /** The collector's answer: the runner's start and stop. */
+    private void takeAnswer(WorkerStatus.View answer) {
+        if (answer.started()) {
+            startGate.countDown();
         }
+        if (answer.stopRequested()) {
+            requestStop();
+        }
+    }
+
+    private void finishIfComplete() {
+        if (!finalPushed && complete()) {
+            finish();
+        }
+    }
+
+    /** What the other workers last reported, as the collector told; alone without a collector. */
+    private WorkerStatus.View view() {
+        return push == null ? WorkerStatus.View.ALONE : push.view();
     }
 
     /** Starts the job's first worker with its generators free to emit at once. */
@@ -222,22 +177,6 @@ public final class JobRuntime implements AutoCloseable {
         return spec.collector().isEmpty() ? "runToken=" + spec.runToken() : spec.collector();
     }
 
-    /**
-     * The address others reach an endpoint bound to {@code bindHost} by: a wildcard bind (a worker
-     * in a YARN container on another machine) is reached by this machine's name, not by 0.0.0.0.
-     */
-    static String advertisedHost(String bindHost) {
-        try {
-            if (!InetAddress.getByName(bindHost).isAnyLocalAddress()) {
-                return bindHost;
-            }
-            String name = InetAddress.getLocalHost().getCanonicalHostName();
-            return name.contains(":") ? "[" + name + "]" : name;
-        } catch (UnknownHostException e) {
-            return bindHost;
-        }
-    }
-
     private static String newWorkerId() {
         String host;
         try {
@@ -249,7 +188,7 @@ public final class JobRuntime implements AutoCloseable {
         return host + ":" + ProcessHandle.current().pid() + (sequence == 1 ? "" : "/" + sequence);
     }
 
-    private static ThreadFactory daemon(String name) {
+    static ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -347,12 +286,8 @@ public final class JobRuntime implements AutoCloseable {
 
     /** Generator instance {@code instance} of this worker will not emit again; the collector learns it at once. */
     void generatorEnded(int instance) {
-        if (endedInstances.add(instance) && pusher != null) {
-            try {
-                pusher.execute(this::pushQuietly);
-            } catch (RejectedExecutionException closed) {
-                // the worker is closed: the job is over and its statuses are in
-            }
+        if (endedInstances.add(instance) && push != null) {
+            push.pushSoon();
         }
     }
 
@@ -373,7 +308,7 @@ public final class JobRuntime implements AutoCloseable {
      * started has ended.
      */
     public boolean generatorsDone() {
-        WorkerStatus.View others = view;
+        WorkerStatus.View others = view();
         Set<Integer> known = new HashSet<>(emittedByInstance.keySet());
         known.addAll(others.othersEmittedByInstance().keySet());
         for (int instance : known) {
@@ -397,7 +332,7 @@ public final class JobRuntime implements AutoCloseable {
 
     /** Records the job emitted but has not processed yet (successfully or not), as far as this worker knows. */
     long inFlight() {
-        WorkerStatus.View others = view;
+        WorkerStatus.View others = view();
         return totalEmitted() + others.othersEmitted() - handled() - others.othersHandled();
     }
 
@@ -418,7 +353,7 @@ public final class JobRuntime implements AutoCloseable {
         if (now - rateSampleNanos >= RATE_SAMPLE_NANOS) {
             synchronized (rateLock) {
                 if (now - rateSampleNanos >= RATE_SAMPLE_NANOS) {
-                    long handled = handled() + view.othersHandled();
+                    long handled = handled() + view().othersHandled();
                     if (rateSampleHandled >= 0) {
                         handledPerSecond = (handled - rateSampleHandled) * 1e9 / (now - rateSampleNanos);
                     }
@@ -465,7 +400,7 @@ public final class JobRuntime implements AutoCloseable {
     /** Waits until every worker of the job has pushed its final status; false on timeout. */
     public boolean awaitAllFinal(long timeoutMillis) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (!view.allFinal()) {
+        while (!view().allFinal()) {
             if (System.currentTimeMillis() > deadline) {
                 return false;
             }
@@ -484,7 +419,7 @@ public final class JobRuntime implements AutoCloseable {
         }
         return new WorkerStatus(
                 workerId,
-                endpoint,
+                endpoint.url(),
                 engineVersion,
                 emittedByInstance(),
                 ended,
@@ -503,64 +438,9 @@ public final class JobRuntime implements AutoCloseable {
         return JobReport.of(status, error, List.of(status()));
     }
 
-    private void pushPeriodically() {
-        try {
-            if (view.workers() > 1 || System.nanoTime() - lastPushNanos >= ALONE_PUSH_NANOS) {
-                pushQuietly();
-            }
-            if (!finalPushed && complete()) {
-                finish();
-            }
-        } catch (RuntimeException e) {
-            // a periodic task that throws is never run again: the worker would fall silent
-            System.err.println("streambench: worker " + workerId + ": " + e);
-        }
-    }
-
-    /** Pushes this worker's status to the collector and takes in its answer; a failure is reported, not thrown. */
     private void pushQuietly() {
-        if (client == null) {
-            return;
-        }
-        synchronized (client) {
-            lastPushNanos = System.nanoTime();
-            try {
-                HttpResponse<String> response = client.send(
-                        HttpRequest.newBuilder(URI.create(spec.collector() + JobProtocol.PUSH_PATH))
-                                .timeout(PUSH_TIMEOUT)
-                                .POST(HttpRequest.BodyPublishers.ofString(status().toText()))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() != 200) {
-                    throw new IOException("the collector answered " + response.statusCode() + ": " + response.body());
-                }
-                WorkerStatus.View answer = WorkerStatus.View.fromText(response.body());
-                view = answer;
-                if (answer.started()) {
-                    startGate.countDown();
-                }
-                if (answer.stopRequested()) {
-                    requestStop();
-                }
-                failingSinceNanos = 0;
-            } catch (IOException | RuntimeException e) {
-                collectorUnreachable(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private void collectorUnreachable(Exception e) {
-        long now = System.nanoTime();
-        if (failingSinceNanos == 0) {
-            failingSinceNanos = now;
-            System.err.println(
-                    "streambench: worker " + workerId + " cannot reach the collector " + spec.collector() + ": " + e);
-        } else if (ownsJvm && now - failingSinceNanos > TimeUnit.MILLISECONDS.toNanos(RUNNER_GONE_MILLIS)) {
-            System.err.println("streambench: the runner's collector " + spec.collector() + " has not answered for "
-                    + RUNNER_GONE_MILLIS / 1000 + " s: the runner is gone; ending this JVM");
-            Halt.now(3);
+        if (push != null) {
+            push.pushNow();
         }
     }
 
@@ -585,37 +465,16 @@ public final class JobRuntime implements AutoCloseable {
 
     @Override
     public void close() {
-        if (pusher != null) {
-            periodicPush.cancel(false);
-            pusher.shutdownNow();
+        if (push != null) {
+            push.close();
         }
-        server.stop(0);
+        endpoint.close();
         closeProcessingOperators();
         // A worker that owns its JVM stays its run's worker until the JVM ends: an operator instance
         // that asks for it after this (Spark's last tasks while its context stops) would otherwise
         // start a second worker, which registers unfinished and fails a run that had finished.
         if (!ownsJvm) {
             WORKERS.remove(run, this);
-        }
-    }
-
-    private interface Body {
-        String get();
-    }
-
-    private static void respond(HttpExchange exchange, String method, Body body, String contentType)
-            throws IOException {
-        try (exchange) {
-            if (!method.equals(exchange.getRequestMethod())) {
-                exchange.sendResponseHeaders(405, -1);
-                return;
-            }
-            byte[] bytes = body.get().getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", contentType);
-            exchange.sendResponseHeaders(200, bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
         }
     }
 }
