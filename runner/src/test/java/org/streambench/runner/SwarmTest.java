@@ -1,11 +1,19 @@
 package org.streambench.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +30,11 @@ import org.streambench.runner.results.ResultFiles;
 import org.streambench.servers.TestServers;
 
 /**
- * The PostgreSQL stack (a primary and two streaming replicas) on a single-node swarm of the test's
- * own: bench swarm up starts a Docker engine under the test's work folder, bench swarm images builds
- * the image offline, bench swarm deploy --single-node waits until it is healthy, a bounded bench run
- * against the primary is verified, the replicas hold what the primary does, and bench swarm down
- * leaves no container and no process of the engine behind. Tag "swarm" ({@code ./bench test --swarm}):
+ * The PostgreSQL stack (a primary and two streaming replicas) and the Cassandra stack (three nodes)
+ * on a single-node swarm of the test's own: bench swarm up starts a Docker engine under the test's
+ * work folder, bench swarm images builds the images offline, bench swarm deploy --single-node waits
+ * until a stack is healthy, a bounded bench run against it is verified, every replica holds what
+ * was written, and bench swarm down leaves no container and no process of the engine behind. Tag "swarm" ({@code ./bench test --swarm}):
  * minutes, and it needs Docker (which ./bench installs).
  */
 @Tag("swarm")
@@ -35,6 +43,7 @@ class SwarmTest {
 
     private static final Path SWARM_DIR = TestServers.WORK.resolve("swarm");
     private static final String PRIMARY_URL = "jdbc:postgresql://127.0.0.1:25432/streambench";
+    private static final String CASSANDRA_URL = "127.0.0.1:29042,127.0.0.1:29043,127.0.0.1:29044";
 
     @BeforeAll
     static void upWithItsImage() {
@@ -48,7 +57,7 @@ class SwarmTest {
         Assumptions.assumeFalse(othersEngine, "another Docker engine runs here; the suite never shares one");
         CliResult up = CliResult.bench("swarm", "up");
         assertEquals(0, up.code(), up.toString());
-        CliResult images = CliResult.bench("swarm", "images", "postgresql");
+        CliResult images = CliResult.bench("swarm", "images", "postgresql", "cassandra");
         assertEquals(0, images.code(), images.toString());
     }
 
@@ -131,6 +140,83 @@ class SwarmTest {
             }
             assertEquals(primaryCount, replicaCount, replica + " streams what the primary holds");
         }
+    }
+
+    /**
+     * Cassandra x3: the three nodes up on one machine, a verified run through all three (each node
+     * tells clients its own published port), every row on every node (replication factor 3, counted
+     * at consistency ALL), the suite's superuser in place and Cassandra's default one locked out.
+     */
+    @Test
+    void aVerifiedRunAgainstThreeCassandraNodesThatEachHoldEveryRow(@TempDir Path tmp) throws Exception {
+        CliResult deploy = CliResult.bench("swarm", "deploy", "cassandra", "--single-node");
+        assertEquals(0, deploy.code(), deploy.toString());
+        assertTrue(deploy.out().contains("stack streambench-cassandra healthy after"), deploy.out());
+
+        Path out = tmp.resolve("run");
+        CliResult run = CliResult.bench(
+                "run",
+                "--engine",
+                "flink",
+                "--db",
+                "cassandra",
+                "--db-url",
+                CASSANDRA_URL,
+                "--db-user",
+                "streambench",
+                "--db-password-file",
+                SWARM_DIR.resolve("streambench_db_password").toString(),
+                "--db-setting",
+                "replicationFactor=3",
+                "--db-setting",
+                "readConsistency=QUORUM",
+                "--db-setting",
+                "writeConsistency=QUORUM",
+                "--pattern",
+                "update",
+                "--blob",
+                "1000",
+                "--keys",
+                "500",
+                "--records",
+                "3000",
+                "--duration",
+                "60s",
+                "--warmup",
+                "1s",
+                "--metrics-port",
+                "0",
+                "--out",
+                out.toString());
+        assertEquals(0, run.code(), run.toString());
+        Map<String, Object> result = ResultFiles.read(out);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> verification = (Map<String, Object>) result.get("verification");
+        assertEquals(0, verification.get("mismatches"), verification.toString());
+
+        String password =
+                Files.readString(SWARM_DIR.resolve("streambench_db_password")).strip();
+        try (CqlSession session = cassandra("streambench", password)) {
+            assertEquals(
+                    2, session.execute("SELECT peer FROM system.peers").all().size(), "three nodes");
+            long rows = session.execute(SimpleStatement.newInstance("SELECT count(*) FROM streambench.sensor_records")
+                            .setConsistencyLevel(DefaultConsistencyLevel.ALL)
+                            .setTimeout(Duration.ofSeconds(30)))
+                    .one()
+                    .getLong(0);
+            assertEquals(500, rows, "every node answers for every row");
+        }
+        assertThrows(AllNodesFailedException.class, () -> cassandra("cassandra", "cassandra")
+                .close());
+    }
+
+    private static CqlSession cassandra(String user, String password) {
+        CqlSessionBuilder builder =
+                CqlSession.builder().withLocalDatacenter("datacenter1").withAuthCredentials(user, password);
+        for (String node : CASSANDRA_URL.split(",")) {
+            builder.addContactPoint(new InetSocketAddress("127.0.0.1", Integer.parseInt(node.split(":")[1])));
+        }
+        return builder.build();
     }
 
     /** A query inside a task's container, through the suite's engine. */

@@ -1,10 +1,12 @@
 package org.streambench.runner.swarm;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,18 +16,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.streambench.local.Home;
 import org.streambench.local.UserError;
 
 /**
  * The images of the single-node stacks, built offline (no registry is needed): a Debian base image
  * per release that a Dockerfile names ({@code FROM local/debian:SUITE}), made with debootstrap and
  * {@code docker import}, then {@code docker build} of every {@code docker-swarm/images/NAME/Dockerfile}
- * as {@code local/streambench-NAME:latest}. Built images and Docker's build cache stay in the suite's
- * engine, so a second run takes seconds.
+ * as {@code local/streambench-NAME:latest}. An image whose folder has a file {@value #CLASSPATH_FILE}
+ * gets Maven-resolved jars the suite already has: each of its lines, {@code MODULE FOLDER}, puts the
+ * module's classpath (its jars, and its classes as {@code FOLDER/classes}) into {@code FOLDER} of a
+ * build context staged under the swarm's work folder. Built images and Docker's build cache stay in
+ * the suite's engine, so a second run takes seconds.
  */
 public final class SwarmImages {
 
     static final String IMAGE_PREFIX = "local/streambench-";
+    static final String CLASSPATH_FILE = "classpath";
     private static final Pattern FROM = Pattern.compile("(?m)^FROM\\s+local/debian:(\\S+)\\s*$");
     private static final String MIRROR = "http://deb.debian.org/debian";
     private static final long DEBOOTSTRAP_SECONDS = 900;
@@ -84,11 +91,12 @@ public final class SwarmImages {
             long began = System.nanoTime();
             out.println("building " + IMAGE_PREFIX + name + " from " + folder.resolve(name) + " ...");
             out.flush();
-            Docker.Result built = docker.run(List.of(
-                    "build",
-                    "--tag",
-                    IMAGE_PREFIX + name + ":latest",
-                    folder.resolve(name).toString()));
+            Path context = context(name);
+            Docker.Result built =
+                    docker.run(List.of("build", "--tag", IMAGE_PREFIX + name + ":latest", context.toString()));
+            if (!context.equals(folder.resolve(name))) {
+                deleteTree(context);
+            }
             if (built.code() != 0) {
                 Path log = work.resolve("build-" + name + ".log");
                 Files.writeString(log, built.output() + built.errors(), StandardCharsets.UTF_8);
@@ -103,6 +111,47 @@ public final class SwarmImages {
                     (System.nanoTime() - began) / 1e9);
         }
         return (System.nanoTime() - start) / 1e9;
+    }
+
+    /** The build context of image {@code name}: its folder, or a staged copy with the jars its classpath file names. */
+    private Path context(String name) throws IOException, InterruptedException {
+        Path source = folder.resolve(name);
+        Path listing = source.resolve(CLASSPATH_FILE);
+        if (!Files.isRegularFile(listing)) {
+            return source;
+        }
+        Path context = work.resolve("context-" + name);
+        deleteTree(context);
+        copyTree(source, context);
+        for (String line : Files.readAllLines(listing, StandardCharsets.UTF_8)) {
+            String[] words = line.strip().split("\\s+");
+            if (words.length != 2) {
+                continue;
+            }
+            Path into = Files.createDirectories(context.resolve(words[1]));
+            for (String entry : Home.classpathOf(words[0]).split(File.pathSeparator)) {
+                Path from = Path.of(entry);
+                if (Files.isDirectory(from)) {
+                    copyTree(from, into.resolve("classes"));
+                } else if (Files.isRegularFile(from)) {
+                    Files.copy(from, into.resolve(from.getFileName().toString()), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        return context;
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : files.toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
     }
 
     /** local/debian:SUITE, made with debootstrap unless the engine has it already. */
