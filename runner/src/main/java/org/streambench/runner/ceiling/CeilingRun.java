@@ -62,8 +62,18 @@ public final class CeilingRun {
         return access.kind() == AccessMode.Kind.ASYNC ? access.size() : 1;
     }
 
-    /** Why {@code tool} cannot run {@code request} as the connector would (see {@link CeilingTool#check}); null if it can. */
+    /**
+     * Why {@code tool} cannot run {@code request} as the connector would (too few keys for the distinct
+     * keys its clients use at a time, or see {@link CeilingTool#check}); null if it can.
+     */
     public static String refusal(CeilingTool tool, Request request) {
+        // every tool updates distinct keys of each client's own: a batch's, or those in flight
+        long distinct = (long) request.threads() * Math.max(request.batch(), request.inFlight());
+        if (request.pattern().needsExistingKeys() && request.keys() < distinct) {
+            return "--keys " + request.keys() + " is fewer than the " + distinct + " distinct keys that "
+                    + request.threads() + " thread" + (request.threads() == 1 ? "" : "s") + " with --access "
+                    + label(request.access()) + " use at a time";
+        }
         try {
             tool.check(toolRequest(request));
             return null;

@@ -167,15 +167,6 @@ final class CeilingCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        // the tools update distinct keys of each client's own: a batch's, or those in flight
-        long distinct =
-                (long) threadCount * Math.max(CeilingRun.batchOf(accessMode), CeilingRun.inFlightOf(accessMode));
-        if (parsedPattern.needsExistingKeys() && keyCount < distinct) {
-            throw new UserError("--keys " + keyCount + " is fewer than the " + distinct + " distinct keys that "
-                    + threadCount + " thread" + (threadCount == 1 ? "" : "s") + " with --access "
-                    + CeilingRun.label(accessMode)
-                    + " use at a time");
-        }
         return new CeilingRun.Request(
                 parsedPattern, (int) blobBytes, keyCount, threadCount, accessMode, seconds, seedValue);
     }
