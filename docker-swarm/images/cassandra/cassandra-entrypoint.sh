@@ -14,7 +14,7 @@ data=/var/lib/cassandra
 mkdir -p /etc/cassandra "$data"
 chown cassandra "$data"
 
-# a seed's name resolves once its task runs; Cassandra gives up on a seed list that resolves to nothing
+# a seed's name resolves once its task is healthy; Cassandra gives up on a seed list that resolves to nothing
 seeds=""
 for seed in ${CASSANDRA_SEEDS//,/ }; do
   for attempt in $(seq 1 120); do
