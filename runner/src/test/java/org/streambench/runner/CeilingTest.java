@@ -64,27 +64,7 @@ class CeilingTest {
     void theToolWritesWhatItSaysAndTheDatabaseHoldsIt(String database, String pattern, int blob, @TempDir Path tmp)
             throws Exception {
         ServerState server = TestServers.start(database);
-        Path out = tmp.resolve("ceiling");
-        CliResult run = CliResult.bench(
-                "ceiling",
-                "--db",
-                database,
-                "--db-port",
-                Integer.toString(server.port()),
-                "--pattern",
-                pattern,
-                "--blob",
-                Integer.toString(blob),
-                "--keys",
-                Integer.toString(KEYS),
-                "--threads",
-                "2",
-                "--duration",
-                "1s",
-                "--out",
-                out.toString());
-        assertEquals(0, run.code(), run.toString());
-        CeilingDocument document = CeilingJson.read(out.resolve(CeilingDocument.FILE));
+        CeilingDocument document = ceiling(server, database, pattern, blob, "sync", tmp);
         assertEquals("ok", document.status(), document.toString());
         assertTrue(document.result().operations() > 0, "the tool did something: " + document.result());
         String password = server.settings().get("password");
@@ -138,29 +118,7 @@ class CeilingTest {
     void eachAccessModesToolWritesWhatItSaysAndTheDatabaseHoldsIt(
             String database, String pattern, String access, @TempDir Path tmp) throws Exception {
         ServerState server = TestServers.start(database);
-        Path out = tmp.resolve("ceiling");
-        CliResult run = CliResult.bench(
-                "ceiling",
-                "--db",
-                database,
-                "--db-port",
-                Integer.toString(server.port()),
-                "--pattern",
-                pattern,
-                "--blob",
-                "10000",
-                "--keys",
-                Integer.toString(KEYS),
-                "--threads",
-                "2",
-                "--access",
-                access,
-                "--duration",
-                "1s",
-                "--out",
-                out.toString());
-        assertEquals(0, run.code(), run.toString());
-        CeilingDocument document = CeilingJson.read(out.resolve(CeilingDocument.FILE));
+        CeilingDocument document = ceiling(server, database, pattern, 10_000, access, tmp);
         assertEquals("ok", document.status(), document.toString());
         assertEquals(access, document.access());
         CeilingDocument.Verification claimed = document.verification();
@@ -310,6 +268,34 @@ class CeilingTest {
     }
 
     /** result.json's ceiling holds the tool's throughput and the run's own throughput over it. */
+    /** bench ceiling with 2 threads for 1 s on {@code server}'s {@link #KEYS} keys; exit 0, its ceiling.json. */
+    private static CeilingDocument ceiling(
+            ServerState server, String database, String pattern, int blob, String access, Path tmp) throws Exception {
+        Path out = tmp.resolve("ceiling");
+        CliResult run = CliResult.bench(
+                "ceiling",
+                "--db",
+                database,
+                "--db-port",
+                Integer.toString(server.port()),
+                "--pattern",
+                pattern,
+                "--blob",
+                Integer.toString(blob),
+                "--keys",
+                Integer.toString(KEYS),
+                "--threads",
+                "2",
+                "--access",
+                access,
+                "--duration",
+                "1s",
+                "--out",
+                out.toString());
+        assertEquals(0, run.code(), run.toString());
+        return CeilingJson.read(out.resolve(CeilingDocument.FILE));
+    }
+
     private static void assertRecordsItsShareOf(CeilingDocument ceiling, Map<String, Object> result) {
         Map<String, Object> recorded = EndToEndTest.map(result, "ceiling");
         assertEquals(ceiling.result().throughput(), ((Number) recorded.get("throughput")).doubleValue(), 1e-9);

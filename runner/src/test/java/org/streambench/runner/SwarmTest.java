@@ -92,44 +92,8 @@ class SwarmTest {
 
     @Test
     void aVerifiedRunAgainstThePrimaryAndTheReplicasFollow(@TempDir Path tmp) throws Exception {
-        CliResult deploy = CliResult.bench("swarm", "deploy", "postgresql", "--single-node");
-        assertEquals(0, deploy.code(), deploy.toString());
-        assertTrue(deploy.out().contains("stack streambench-postgresql healthy after"), deploy.out());
-
-        Path out = tmp.resolve("run");
-        CliResult run = CliResult.bench(
-                "run",
-                "--engine",
-                "flink",
-                "--db",
-                "postgresql",
-                "--db-url",
-                PRIMARY_URL,
-                "--db-user",
-                "streambench",
-                "--db-password-file",
-                SWARM_DIR.resolve("streambench_db_password").toString(),
-                "--pattern",
-                "update",
-                "--blob",
-                "1000",
-                "--keys",
-                "500",
-                "--records",
-                "3000",
-                "--duration",
-                "60s",
-                "--warmup",
-                "1s",
-                "--metrics-port",
-                "0",
-                "--out",
-                out.toString());
-        assertEquals(0, run.code(), run.toString());
-        Map<String, Object> result = ResultFiles.read(out);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> verification = (Map<String, Object>) result.get("verification");
-        assertEquals(0, verification.get("mismatches"), verification.toString());
+        deployHealthy("postgresql");
+        assertVerifiedRun(tmp, "postgresql", PRIMARY_URL);
 
         String primaryCount = psql("postgresql-primary", "SELECT count(*), sum(int_1) FROM sensor_records");
         for (String replica : List.of("postgresql-replica-1", "postgresql-replica-2")) {
@@ -149,50 +113,17 @@ class SwarmTest {
      */
     @Test
     void aVerifiedRunAgainstThreeCassandraNodesThatEachHoldEveryRow(@TempDir Path tmp) throws Exception {
-        CliResult deploy = CliResult.bench("swarm", "deploy", "cassandra", "--single-node");
-        assertEquals(0, deploy.code(), deploy.toString());
-        assertTrue(deploy.out().contains("stack streambench-cassandra healthy after"), deploy.out());
-
-        Path out = tmp.resolve("run");
-        CliResult run = CliResult.bench(
-                "run",
-                "--engine",
-                "flink",
-                "--db",
+        deployHealthy("cassandra");
+        assertVerifiedRun(
+                tmp,
                 "cassandra",
-                "--db-url",
                 CASSANDRA_URL,
-                "--db-user",
-                "streambench",
-                "--db-password-file",
-                SWARM_DIR.resolve("streambench_db_password").toString(),
                 "--db-setting",
                 "replicationFactor=3",
                 "--db-setting",
                 "readConsistency=QUORUM",
                 "--db-setting",
-                "writeConsistency=QUORUM",
-                "--pattern",
-                "update",
-                "--blob",
-                "1000",
-                "--keys",
-                "500",
-                "--records",
-                "3000",
-                "--duration",
-                "60s",
-                "--warmup",
-                "1s",
-                "--metrics-port",
-                "0",
-                "--out",
-                out.toString());
-        assertEquals(0, run.code(), run.toString());
-        Map<String, Object> result = ResultFiles.read(out);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> verification = (Map<String, Object>) result.get("verification");
-        assertEquals(0, verification.get("mismatches"), verification.toString());
+                "writeConsistency=QUORUM");
 
         String password =
                 Files.readString(SWARM_DIR.resolve("streambench_db_password")).strip();
@@ -208,6 +139,54 @@ class SwarmTest {
         }
         assertThrows(AllNodesFailedException.class, () -> cassandra("cassandra", "cassandra")
                 .close());
+    }
+
+    private static void deployHealthy(String stack) {
+        CliResult deploy = CliResult.bench("swarm", "deploy", stack, "--single-node");
+        assertEquals(0, deploy.code(), deploy.toString());
+        assertTrue(deploy.out().contains("stack streambench-" + stack + " healthy after"), deploy.out());
+    }
+
+    /** A bounded Flink run of updates against the stack at {@code url}, as the suite's user, verified: 0 mismatches. */
+    private static void assertVerifiedRun(Path tmp, String database, String url, String... settings)
+            throws IOException {
+        Path out = tmp.resolve("run");
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--engine",
+                "flink",
+                "--db",
+                database,
+                "--db-url",
+                url,
+                "--db-user",
+                "streambench",
+                "--db-password-file",
+                SWARM_DIR.resolve("streambench_db_password").toString()));
+        args.addAll(List.of(settings));
+        args.addAll(List.of(
+                "--pattern",
+                "update",
+                "--blob",
+                "1000",
+                "--keys",
+                "500",
+                "--records",
+                "3000",
+                "--duration",
+                "60s",
+                "--warmup",
+                "1s",
+                "--metrics-port",
+                "0",
+                "--out",
+                out.toString()));
+        CliResult run = CliResult.bench(args.toArray(String[]::new));
+        assertEquals(0, run.code(), run.toString());
+        Map<String, Object> result = ResultFiles.read(out);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> verification = (Map<String, Object>) result.get("verification");
+        assertEquals(0, verification.get("mismatches"), verification.toString());
     }
 
     private static CqlSession cassandra(String user, String password) {

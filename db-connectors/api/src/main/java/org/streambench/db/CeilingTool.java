@@ -35,6 +35,23 @@ public interface CeilingTool {
     }
 
     /**
+     * The clients of a tool that makes one call at a time on each, for {@code request}: async:K is K
+     * per thread, as the operator runs it on a connector without asynchronous calls (K connections
+     * per instance); refused above {@link #MAX_CLIENTS}, the message naming them as {@code clientWord}.
+     */
+    static int clientsOfOneCallEach(String tool, String clientWord, Request request) {
+        int clients = request.threads() * request.inFlight();
+        requireClients(
+                tool
+                        + (request.inFlight() > 1
+                                ? " (async:" + request.inFlight() + " is " + request.inFlight() + " " + clientWord
+                                        + " per thread)"
+                                : ""),
+                clients);
+        return clients;
+    }
+
+    /**
      * Refuses, with a {@link DatabaseException} whose message is a line for the user, a request the
      * tool cannot run as the connector would (too many clients, an access mode it cannot make, too
      * few keys for its clients); the runner asks before anything starts. The default takes one

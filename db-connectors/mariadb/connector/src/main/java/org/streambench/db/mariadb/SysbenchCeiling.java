@@ -52,18 +52,12 @@ final class SysbenchCeiling implements CeilingTool {
 
     @Override
     public void check(Request request) {
-        CeilingTool.requireClients(
-                name()
-                        + (request.inFlight() > 1
-                                ? " (async:" + request.inFlight() + " is " + request.inFlight() + " threads per thread)"
-                                : ""),
-                request.threads() * request.inFlight());
+        CeilingTool.clientsOfOneCallEach(name(), "threads", request);
     }
 
     @Override
     public Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception {
-        check(request);
-        int clients = request.threads() * request.inFlight();
+        int clients = CeilingTool.clientsOfOneCallEach(name(), "threads", request);
         JdbcUrl where = JdbcUrl.parse(settings.require("url", "mariadb"), DEFAULT_PORT);
         Path script = workDir.resolve("ceiling.lua");
         try (InputStream lua = SysbenchCeiling.class.getResourceAsStream("ceiling.lua")) {

@@ -71,18 +71,12 @@ final class PgbenchCeiling implements CeilingTool {
 
     @Override
     public void check(Request request) {
-        CeilingTool.requireClients(
-                name()
-                        + (request.inFlight() > 1
-                                ? " (async:" + request.inFlight() + " is " + request.inFlight() + " clients per thread)"
-                                : ""),
-                request.threads() * request.inFlight());
+        CeilingTool.clientsOfOneCallEach(name(), "clients", request);
     }
 
     @Override
     public Measurement run(Request request, DatabaseSettings settings, Path workDir) throws Exception {
-        check(request);
-        int clients = request.threads() * request.inFlight();
+        int clients = CeilingTool.clientsOfOneCallEach(name(), "clients", request);
         String url = settings.require("url", "postgresql");
         String table = settings.get("table", JdbcDatabase.DEFAULT_TABLE);
         JdbcUrl where = JdbcUrl.parse(url, DEFAULT_PORT);
