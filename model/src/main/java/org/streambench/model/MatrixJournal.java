@@ -1,28 +1,37 @@
 package org.streambench.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A matrix's journal, {@code matrix.json}, field for field: the matrix runner writes it after
  * every change and reads it to resume, the report reads it to tell an unfinished matrix; both go
- * through {@link JournalJson}. {@code options}: the command-line options (besides the
- * axes) every cell runs with; {@code summary}: how many cells are in each state.
+ * through {@link JournalJson}. {@code settings}: what every cell runs with besides the axes, keyed
+ * as a {@code --spec} file is (option names without --; a value, {@code true} for a switch, or a
+ * mapping for KEY=VALUE options); {@code spec}: the first cell's spec as those settings gave it
+ * when the matrix started, so a resume can tell that it would run the cells differently;
+ * {@code options}: layouts 1 and 2 only, the settings as command-line arguments;
+ * {@code summary}: how many cells are in each state.
  */
 public record MatrixJournal(
         int version,
         String createdAt,
         Plan plan,
-        List<String> options,
+        Map<String, Object> settings,
+        RunDocument.Spec spec,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<String> options,
         Map<String, Long> summary,
         List<CellEntry> cells) {
 
     public static final String FILE = "matrix.json";
     /**
      * The journal layout this code writes and reads: 2 added the access-mode axis (plan.accesses,
-     * each cell's access); a layout 1 journal reads as a matrix of sync cells.
+     * each cell's access; a layout 1 journal reads as a matrix of sync cells); 3 stores the settings
+     * by name and the first cell's spec instead of command-line arguments (a layout 1 or 2 journal's
+     * arguments are read as settings and written back in layout 3).
      */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     public MatrixJournal {
         if (version == 0) { // a journal without it: written before it was introduced, in layout 1

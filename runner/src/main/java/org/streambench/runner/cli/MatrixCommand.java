@@ -2,13 +2,16 @@ package org.streambench.runner.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +20,7 @@ import org.streambench.db.Databases;
 import org.streambench.local.Home;
 import org.streambench.local.UserError;
 import org.streambench.model.CapacityDocument;
+import org.streambench.model.RunDocument;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.capacity.CapacityRun;
@@ -39,6 +43,7 @@ import org.streambench.runner.matrix.MatrixProgress;
 import org.streambench.runner.matrix.MatrixRunner;
 import org.streambench.runner.matrix.TimeBudget;
 import org.streambench.runner.monitor.MatrixMetrics;
+import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.ResultFolder;
 import org.streambench.runner.results.RunResult;
 import picocli.CommandLine;
@@ -286,7 +291,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         RunCommand.requireUsable(dir);
         job.checkMonitor();
         try (ResultFolder claimed = ResultFolder.claimEmpty(dir, "--out")) {
-            Journal journal = Journal.create(dir, plan, storedOptions());
+            Journal journal = Journal.create(dir, plan, storedSettings(), ResultFiles.spec(specs.get(0)));
             console.println("matrix of " + plan.cells().size() + " experiments -> " + dir
                     + " (resume with: ./bench matrix --resume " + dir + ")");
             return execute(journal, console);
@@ -318,7 +323,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        List<String> args = new ArrayList<>(journal.options());
+        List<String> args =
+                new ArrayList<>(journal.settings() != null ? argsOf(journal.settings()) : journal.legacyOptions());
         for (String credential : List.of("--db-password", "--db-password-file")) {
             OptionSpec option = command.findOption(credential);
             if (option.getValue() != null) {
@@ -331,8 +337,20 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         try {
             parser.parseArgs(args.toArray(String[]::new));
         } catch (CommandLine.ParameterException e) {
-            throw new UserError(
-                    resume.resolve(Journal.FILE) + " holds options this version does not take: " + e.getMessage());
+            throw new UserError(resume.resolve(Journal.FILE) + " holds settings this version does not take ("
+                    + e.getMessage() + "); finish the matrix with the streambench that started it, or start a new one");
+        }
+        RunDocument.Spec firstSpec =
+                ResultFiles.spec(stored.specOf(journal.entries().get(0).cell));
+        if (journal.settings() == null) {
+            journal.migrate(stored.storedSettings(), firstSpec);
+        } else if (journal.spec() != null) {
+            List<String> changed = specChanges(journal.spec(), firstSpec);
+            if (!changed.isEmpty()) {
+                throw new UserError(resume.resolve(Journal.FILE) + ": this version would run the cells differently"
+                        + " from the one that started the matrix (" + String.join("; ", changed)
+                        + "); finish it with that streambench, or start a new matrix");
+            }
         }
         stored.retryFailed = retryFailed;
         stored.dryRun = dryRun;
@@ -633,9 +651,12 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         return (long) keys.size() * (first.durationSeconds() + ESTIMATED_OVERHEAD_SECONDS);
     }
 
-    /** The options every cell runs with, as `--name=value` arguments: what was given, on the command line or in a spec file. */
-    private List<String> storedOptions() {
-        List<String> args = new ArrayList<>();
+    /**
+     * What every cell runs with besides the axes, keyed as a --spec file is: what was given, on the
+     * command line or in a spec file, and every default.
+     */
+    private Map<String, Object> storedSettings() {
+        Map<String, Object> settings = new LinkedHashMap<>();
         for (OptionSpec option : command.options()) {
             String name = option.longestName();
             if (NOT_STORED.contains(name) || AXIS_OF.containsKey(name) || AXIS_OF.containsValue(name)) {
@@ -645,25 +666,71 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             if (value == null || (value instanceof Boolean b && !b)) {
                 continue;
             }
+            String key = name.substring(2);
             if (value instanceof Boolean) {
-                args.add(name);
+                settings.put(key, true);
             } else if (value instanceof Map<?, ?> map) {
-                map.forEach((k, v) -> args.add(name + "=" + k + "=" + v));
+                Map<String, String> pairs = new LinkedHashMap<>();
+                map.forEach((k, v) -> pairs.put(String.valueOf(k), String.valueOf(v)));
+                settings.put(key, pairs);
             } else if (value instanceof List<?> list) {
-                args.add(name + "="
-                        + String.join(",", list.stream().map(String::valueOf).toList()));
+                settings.put(
+                        key, String.join(",", list.stream().map(String::valueOf).toList()));
             } else {
-                args.add(name + "=" + value);
+                settings.put(key, value.toString());
             }
         }
-        MatrixPlan plan = plan();
-        args.add("--engines=" + String.join(",", plan.engines()));
-        args.add("--databases=" + String.join(",", plan.databases()));
-        args.add("--patterns=" + String.join(",", plan.patterns()));
-        args.add("--blobs="
-                + String.join(",", plan.blobs().stream().map(String::valueOf).toList()));
-        args.add("--accesses=" + String.join(";", plan.accesses()));
+        return settings;
+    }
+
+    /** Stored settings as the command-line arguments that give them. */
+    static List<String> argsOf(Map<String, Object> settings) {
+        List<String> args = new ArrayList<>();
+        settings.forEach((key, value) -> {
+            if (value instanceof Boolean b) {
+                if (b) {
+                    args.add("--" + key);
+                }
+            } else if (value instanceof Map<?, ?> pairs) {
+                pairs.forEach((k, v) -> args.add("--" + key + "=" + k + "=" + v));
+            } else {
+                args.add("--" + key + "=" + value);
+            }
+        });
         return args;
+    }
+
+    /**
+     * Where a resumed matrix's first cell would differ from what the journal says it was when the
+     * matrix started, as "field stored -> now" (a password, given again or not, is no difference).
+     */
+    static List<String> specChanges(RunDocument.Spec stored, RunDocument.Spec now) {
+        List<String> changes = new ArrayList<>();
+        for (RecordComponent component : RunDocument.Spec.class.getRecordComponents()) {
+            Object before = withoutPassword(valueOf(component, stored));
+            Object after = withoutPassword(valueOf(component, now));
+            if (!Objects.equals(before, after)) {
+                changes.add(component.getName() + " " + before + " -> " + after);
+            }
+        }
+        return changes;
+    }
+
+    private static Object valueOf(RecordComponent component, RunDocument.Spec spec) {
+        try {
+            return component.getAccessor().invoke(spec);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Object withoutPassword(Object value) {
+        if (value instanceof Map<?, ?> map && map.containsKey("password")) {
+            Map<Object, Object> rest = new LinkedHashMap<>(map);
+            rest.remove("password");
+            return rest;
+        }
+        return value;
     }
 
     /** Runs the journal's cells still to run, database group by database group; returns the exit code. */

@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.Map;
 import org.streambench.model.JournalJson;
 import org.streambench.model.MatrixJournal;
+import org.streambench.model.RunDocument;
 
 /**
  * The state of a matrix, in {@code DIR/matrix.json}, rewritten atomically after every change: the
- * plan, the options every cell runs with, and each cell's state with its timings. A cell is
+ * plan, the settings every cell runs with (and the first cell's spec they gave), and each cell's
+ * state with its timings. A cell is
  * "running" from just before its experiment starts until its result is in; a matrix that died
  * meanwhile finds it "running" on resume and runs it again from a clean folder.
  */
@@ -64,20 +66,27 @@ public final class Journal {
 
     private final Path dir;
     private final MatrixPlan plan;
-    private final List<String> options;
     private final String createdAt;
     private final Map<String, Entry> entries = new LinkedHashMap<>();
+    private Map<String, Object> settings;
+    private RunDocument.Spec spec;
+    private List<String> legacyOptions;
 
-    private Journal(Path dir, MatrixPlan plan, List<String> options, String createdAt) {
+    private Journal(Path dir, MatrixPlan plan, String createdAt) {
         this.dir = dir;
         this.plan = plan;
-        this.options = List.copyOf(options);
         this.createdAt = createdAt;
     }
 
-    /** A new journal with every cell pending, written to {@code dir}. */
-    public static Journal create(Path dir, MatrixPlan plan, List<String> options) throws IOException {
-        Journal journal = new Journal(dir, plan, options, Instant.now().toString());
+    /**
+     * A new journal with every cell pending, written to {@code dir}: {@code settings} keyed as a
+     * {@code --spec} file is, {@code spec} the first cell's.
+     */
+    public static Journal create(Path dir, MatrixPlan plan, Map<String, Object> settings, RunDocument.Spec spec)
+            throws IOException {
+        Journal journal = new Journal(dir, plan, Instant.now().toString());
+        journal.settings = new LinkedHashMap<>(settings);
+        journal.spec = spec;
         plan.cells().forEach(cell -> journal.entries.put(cell.id(), new Entry(cell)));
         journal.save();
         return journal;
@@ -99,13 +108,19 @@ public final class Journal {
                 || p.databases() == null
                 || p.patterns() == null
                 || p.blobs() == null
-                || document.options() == null) {
+                || (document.settings() == null && document.options() == null)) {
             throw new IllegalArgumentException(
-                    dir.resolve(FILE) + " has no plan or options: it is not a journal bench matrix can resume");
+                    dir.resolve(FILE) + " has no plan or settings: it is not a journal bench matrix can resume");
         }
         MatrixPlan plan = new MatrixPlan(
                 p.engines(), p.databases(), p.patterns(), p.blobs(), p.repetitions(), p.shuffleSeed(), p.accesses());
-        Journal journal = new Journal(dir, plan, document.options(), document.createdAt());
+        Journal journal = new Journal(dir, plan, document.createdAt());
+        if (document.settings() != null) {
+            journal.settings = new LinkedHashMap<>(document.settings());
+            journal.spec = document.spec();
+        } else {
+            journal.legacyOptions = List.copyOf(document.options());
+        }
         for (MatrixJournal.CellEntry c : document.cells()) {
             Entry entry = new Entry(new Cell(
                     c.engine(),
@@ -134,9 +149,32 @@ public final class Journal {
         return plan;
     }
 
-    /** The command-line options (besides the axes) every cell runs with, as given when the matrix was created. */
-    public List<String> options() {
-        return options;
+    /**
+     * What every cell runs with besides the axes, keyed as a {@code --spec} file is; null for a
+     * journal of layout 1 or 2 until {@link #migrate} gives it the settings its {@link #legacyOptions} mean.
+     */
+    public Map<String, Object> settings() {
+        return settings;
+    }
+
+    /** The first cell's spec as the settings gave it when the matrix started; null in a journal of layout 1 or 2. */
+    public RunDocument.Spec spec() {
+        return spec;
+    }
+
+    /** A journal of layout 1 or 2: its settings as the command-line arguments it stored; null in a later one. */
+    public List<String> legacyOptions() {
+        return legacyOptions;
+    }
+
+    /** A journal of layout 1 or 2 read: the settings and spec its arguments mean, written from the next save on. */
+    public void migrate(Map<String, Object> settings, RunDocument.Spec spec) {
+        if (this.settings != null) {
+            throw new IllegalStateException("the journal has its settings already");
+        }
+        this.settings = new LinkedHashMap<>(settings);
+        this.spec = spec;
+        this.legacyOptions = null;
     }
 
     public List<Entry> entries() {
@@ -152,6 +190,9 @@ public final class Journal {
     }
 
     public synchronized void save() throws IOException {
+        if (settings == null) {
+            throw new IllegalStateException("a journal of layout 1 or 2 is migrated before it is written");
+        }
         Map<String, Long> summary = new LinkedHashMap<>();
         for (State state : State.values()) {
             summary.put(state.label(), count(state));
@@ -189,7 +230,9 @@ public final class Journal {
                         plan.repetitions(),
                         plan.shuffleSeed(),
                         plan.accesses()),
-                options,
+                settings,
+                spec,
+                null,
                 summary,
                 cells);
         Files.createDirectories(dir);

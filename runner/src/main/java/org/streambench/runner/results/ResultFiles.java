@@ -183,7 +183,8 @@ public final class ResultFiles {
         return access;
     }
 
-    private static RunDocument.Spec spec(ExperimentSpec s) {
+    /** A spec as result.json (and a matrix's journal) hold it: typed, with the password masked. */
+    public static RunDocument.Spec spec(ExperimentSpec s) {
         Map<String, String> settings = new LinkedHashMap<>(s.databaseSettings());
         settings.computeIfPresent("password", (k, v) -> v.isEmpty() ? "" : "***");
         return new RunDocument.Spec(

@@ -1,6 +1,7 @@
 package org.streambench.runner.matrix;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -8,13 +9,14 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A journal of the layout before access modes (version 1, as bench matrix wrote it until then)
  * still resumes: its cells read as sync cells with the folders they had, its plan as sync only,
- * and it is written back in the current layout.
+ * its arguments are kept until they are migrated to settings, and it is written back in the current layout.
  */
 class JournalMigrationTest {
 
@@ -33,9 +35,12 @@ class JournalMigrationTest {
                 List.of(Journal.State.OK, Journal.State.OK, Journal.State.RUNNING, Journal.State.PENDING),
                 entries.stream().map(e -> e.state).toList());
 
+        assertEquals("--keys=2000", journal.legacyOptions().get(4), "its settings as the arguments it stored");
+        assertThrows(IllegalStateException.class, journal::save, "written only once migrated");
+        journal.migrate(Map.of("keys", "2000"), null);
         journal.save();
         String written = Files.readString(dir.resolve(Journal.FILE));
-        assertTrue(written.contains("\"version\" : 2"), written);
+        assertTrue(written.contains("\"version\" : 3"), written);
         assertEquals(List.of(Cell.SYNC), Journal.read(dir).plan().accesses());
     }
 

@@ -74,7 +74,7 @@ class MatrixRunnerTest {
     void runsEachDatabaseGroupOnOneOpenDatabaseAndReopensItAfterAFailedCell(@TempDir Path dir) throws Exception {
         MatrixPlan plan = new MatrixPlan(
                 List.of("flink", "spark"), List.of("postgresql", "cassandra"), List.of("update"), List.of(1), 1, null);
-        Journal journal = Journal.create(dir, plan, List.of());
+        Journal journal = Journal.create(dir, plan, Map.of(), null);
         String failing = "flink/postgresql/update/1/rep-1";
 
         MatrixRunner<FakeDatabase> runner =
@@ -121,7 +121,7 @@ class MatrixRunnerTest {
     void aCellThatThrowsIsRecordedAsFailedWithItsReasonAndTheMatrixGoesOn(@TempDir Path dir) throws Exception {
         MatrixPlan plan =
                 new MatrixPlan(List.of("flink"), List.of("hbase"), List.of("read", "insert"), List.of(1), 1, null);
-        Journal journal = Journal.create(dir, plan, List.of());
+        Journal journal = Journal.create(dir, plan, Map.of(), null);
         List<String> heard = new ArrayList<>();
         MatrixRunner.Listener listener = new MatrixRunner.Listener() {
             @Override
@@ -153,7 +153,7 @@ class MatrixRunnerTest {
     void aResumeRunsOnlyThePendingAndTheInterruptedCells(@TempDir Path dir) throws Exception {
         MatrixPlan plan = new MatrixPlan(
                 List.of("apex"), List.of("mariadb"), List.of("read", "update", "mixed"), List.of(1), 1, null);
-        Journal journal = Journal.create(dir, plan, List.of());
+        Journal journal = Journal.create(dir, plan, Map.of(), null);
         entry(journal, "apex/mariadb/read/1/rep-1").state = Journal.State.OK;
         entry(journal, "apex/mariadb/update/1/rep-1").state = Journal.State.RUNNING; // the matrix died here
         journal.save();
