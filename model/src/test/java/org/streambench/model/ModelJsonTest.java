@@ -168,7 +168,7 @@ class ModelJsonTest {
         assertTrue(mistyped.getMessage().contains("is not a readable streambench result"), mistyped.getMessage());
     }
 
-    /** A journal `bench matrix` wrote, cut to four cells (two ok, the running one, a pending one). */
+    /** A journal as `bench matrix` writes it (layout 3), cut to four cells (two ok, the running one, a pending one). */
     @Test
     void everyFieldOfAMatrixJournalIsInTheModelAndWrittenBackAsItWas() throws IOException {
         String original = resource("matrix.json");
