@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -30,8 +31,9 @@ import org.streambench.runner.results.ResultFiles;
 import org.streambench.servers.TestServers;
 
 /**
- * The PostgreSQL stack (a primary and two streaming replicas) and the Cassandra stack (three nodes)
- * on a single-node swarm of the test's own: bench swarm up starts a Docker engine under the test's
+ * The PostgreSQL stack (a primary and two streaming replicas), the Cassandra stack (three nodes),
+ * the MariaDB stack (three Galera nodes) and the Redis stack (a primary and two replicas) on a
+ * single-node swarm of the test's own: bench swarm up starts a Docker engine under the test's
  * work folder, bench swarm images builds the images offline, bench swarm deploy --single-node waits
  * until a stack is healthy, a bounded bench run against it is verified, every replica holds what
  * was written, and bench swarm down leaves no container and no process of the engine behind. Tag "swarm" ({@code ./bench test --swarm}):
@@ -44,6 +46,11 @@ class SwarmTest {
     private static final Path SWARM_DIR = TestServers.WORK.resolve("swarm");
     private static final String PRIMARY_URL = "jdbc:postgresql://127.0.0.1:25432/streambench";
     private static final String CASSANDRA_URL = "127.0.0.1:29042,127.0.0.1:29043,127.0.0.1:29044";
+    private static final String GALERA_URL =
+            "jdbc:mariadb:sequential://127.0.0.1:23306,127.0.0.1:23307,127.0.0.1:23308/streambench";
+
+    /** The stack the running test deployed, removed after it. */
+    private String deployed;
 
     @BeforeAll
     static void upWithItsImage() {
@@ -57,7 +64,7 @@ class SwarmTest {
         Assumptions.assumeFalse(othersEngine, "another Docker engine runs here; the suite never shares one");
         CliResult up = CliResult.bench("swarm", "up");
         assertEquals(0, up.code(), up.toString());
-        CliResult images = CliResult.bench("swarm", "images", "postgresql", "cassandra");
+        CliResult images = CliResult.bench("swarm", "images", "postgresql", "cassandra", "mariadb", "redis");
         assertEquals(0, images.code(), images.toString());
     }
 
@@ -141,14 +148,100 @@ class SwarmTest {
                 .close());
     }
 
-    private static void deployHealthy(String stack) {
+    /**
+     * MariaDB Galera x3: the cluster formed on one machine (the first node bootstraps it, the others
+     * join by state transfer), a verified run through the first node that settled (the suite's user
+     * may flush), and every row on every node at once (Galera replicates synchronously).
+     */
+    @Test
+    void aVerifiedRunAgainstAThreeNodeGaleraClusterWhoseNodesAllHoldEveryRow(@TempDir Path tmp) throws Exception {
+        deployHealthy("mariadb");
+        CliResult run = assertVerifiedRun(tmp, "mariadb", GALERA_URL);
+        assertTrue(!run.out().contains("nothing settled"), run.out());
+
+        List<String> nodes = List.of("mariadb-1", "mariadb-2", "mariadb-3");
+        for (String node : nodes) {
+            assertEquals("wsrep_cluster_size\t3", mariadb(node, "SHOW STATUS LIKE 'wsrep_cluster_size'"), node);
+        }
+        String first = mariadb("mariadb-1", "SELECT count(*), sum(int_1) FROM streambench.sensor_records");
+        assertTrue(first.startsWith("500\t"), first);
+        for (String node : nodes.subList(1, 3)) {
+            assertEquals(
+                    first,
+                    mariadb(node, "SELECT count(*), sum(int_1) FROM streambench.sensor_records"),
+                    node + " holds what was written through mariadb-1");
+        }
+    }
+
+    /**
+     * Redis (not in the study): a verified run against the primary, and both replicas, replicating
+     * asynchronously, catch up with it: every key, the primary's replication offset.
+     */
+    @Test
+    void aVerifiedRunAgainstARedisPrimaryWhoseTwoReplicasCatchUp(@TempDir Path tmp) throws Exception {
+        deployHealthy("redis");
+        assertVerifiedRunAs("default", tmp, "redis", "redis://127.0.0.1:26379");
+
+        String primary = redis("redis-1", "INFO", "replication");
+        assertTrue(primary.contains("connected_slaves:2"), primary);
+        assertEquals("500", redis("redis-1", "DBSIZE"), "the run's keys");
+        String offset = field(primary, "master_repl_offset");
+        for (String replica : List.of("redis-2", "redis-3")) {
+            String caughtUp = "";
+            for (int attempt = 0; attempt < 30 && !caughtUp.equals(offset); attempt++) {
+                caughtUp = field(redis(replica, "INFO", "replication"), "master_repl_offset");
+                Thread.sleep(1_000);
+            }
+            assertEquals(offset, caughtUp, replica + " has replicated all the primary has");
+            assertEquals("500", redis(replica, "DBSIZE"), replica);
+        }
+    }
+
+    private static String field(String info, String name) {
+        return info.lines()
+                .filter(line -> line.startsWith(name + ":"))
+                .map(line -> line.substring(name.length() + 1).strip())
+                .findFirst()
+                .orElse("");
+    }
+
+    /** A redis-cli command inside a task's container, with the password from the stack's secret. */
+    private static String redis(String service, String... command) throws IOException, InterruptedException {
+        return docker(
+                        host(),
+                        "exec",
+                        container("redis", service),
+                        "sh",
+                        "-c",
+                        "REDISCLI_AUTH=\"$(cat /run/secrets/streambench_db_password)\" redis-cli "
+                                + String.join(" ", command))
+                .strip();
+    }
+
+    /** Each test's stack goes when the test ends: four clusters at once would share two cores. */
+    @AfterEach
+    void removeTheStack() {
+        if (deployed != null) {
+            CliResult rm = CliResult.bench("swarm", "rm", deployed);
+            deployed = null;
+            assertEquals(0, rm.code(), rm.toString());
+        }
+    }
+
+    private void deployHealthy(String stack) {
+        deployed = stack;
         CliResult deploy = CliResult.bench("swarm", "deploy", stack, "--single-node");
         assertEquals(0, deploy.code(), deploy.toString());
         assertTrue(deploy.out().contains("stack streambench-" + stack + " healthy after"), deploy.out());
     }
 
     /** A bounded Flink run of updates against the stack at {@code url}, as the suite's user, verified: 0 mismatches. */
-    private static void assertVerifiedRun(Path tmp, String database, String url, String... settings)
+    private static CliResult assertVerifiedRun(Path tmp, String database, String url, String... settings)
+            throws IOException {
+        return assertVerifiedRunAs("streambench", tmp, database, url, settings);
+    }
+
+    private static CliResult assertVerifiedRunAs(String user, Path tmp, String database, String url, String... settings)
             throws IOException {
         Path out = tmp.resolve("run");
         List<String> args = new ArrayList<>(List.of(
@@ -160,7 +253,7 @@ class SwarmTest {
                 "--db-url",
                 url,
                 "--db-user",
-                "streambench",
+                user,
                 "--db-password-file",
                 SWARM_DIR.resolve("streambench_db_password").toString()));
         args.addAll(List.of(settings));
@@ -187,6 +280,7 @@ class SwarmTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> verification = (Map<String, Object>) result.get("verification");
         assertEquals(0, verification.get("mismatches"), verification.toString());
+        return run;
     }
 
     private static CqlSession cassandra(String user, String password) {
@@ -198,15 +292,27 @@ class SwarmTest {
         return builder.build();
     }
 
+    /** A query inside a task's container, as the database's superuser over its socket. */
+    private static String mariadb(String service, String query) throws IOException, InterruptedException {
+        return docker(host(), "exec", container("mariadb", service), "mariadb", "--protocol=socket", "-N", "-e", query)
+                .strip();
+    }
+
+    private static String host() {
+        return "unix://" + SWARM_DIR.resolve("docker.sock");
+    }
+
+    private static String container(String stack, String service) throws IOException, InterruptedException {
+        return docker(host(), "ps", "--quiet", "--filter", "name=streambench-" + stack + "_" + service)
+                .strip();
+    }
+
     /** A query inside a task's container, through the suite's engine. */
     private static String psql(String service, String query) throws IOException, InterruptedException {
-        String host = "unix://" + SWARM_DIR.resolve("docker.sock");
-        String container = docker(host, "ps", "--quiet", "--filter", "name=streambench-postgresql_" + service)
-                .strip();
         return docker(
-                        host,
+                        host(),
                         "exec",
-                        container,
+                        container("postgresql", service),
                         "psql",
                         "--username=streambench",
                         "--dbname=streambench",

@@ -36,7 +36,10 @@ public final class MariaDbDatabase extends JdbcDatabase {
         return "MEDIUMBLOB";
     }
 
-    /** FOR EXPORT makes InnoDB write the table's dirty pages to disk (needs only LOCK TABLES on the table). */
+    /**
+     * FOR EXPORT makes InnoDB write the table's dirty pages to disk; the user needs RELOAD for it (a
+     * user without it gets "Access denied; you need ... the RELOAD privilege", and the run goes on unsettled).
+     */
     @Override
     protected List<String> settleStatements(String table) {
         return List.of("FLUSH TABLES " + table + " FOR EXPORT", "UNLOCK TABLES");
