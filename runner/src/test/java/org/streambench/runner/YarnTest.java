@@ -326,7 +326,7 @@ class YarnTest {
                             .isEmpty(),
                     "an application still runs");
             for (String process : List.of("ApplicationMaster", "CoarseGrainedExecutorBackend")) {
-                awaitGone(process);
+                Processes.awaitNoneNaming(process, 30); // YARN stops its containers within seconds
             }
             assertFalse(Files.exists(tmp.resolve("run").resolve("job-tmp")), "the run's temporary folder is left");
         } finally {
@@ -413,7 +413,7 @@ class YarnTest {
             Thread.sleep(500);
         }
         for (String process : List.of("ApexOnYarn", "StreamingContainer", "StreamingAppMaster")) {
-            awaitGone(process);
+            Processes.awaitNoneNaming(process, 30); // YARN stops its containers within seconds
         }
     }
 
@@ -450,16 +450,6 @@ class YarnTest {
             return files.filter(f -> f.getFileName().toString().matches("(spark|flink|blobStore|dt-heap)-.*"))
                     .sorted()
                     .toList();
-        }
-    }
-
-    /** Waits until no process of the YARN application's kind runs (YARN stops its containers within seconds). */
-    private static void awaitGone(String mainClass) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (ProcessHandle.allProcesses()
-                .anyMatch(p -> p.info().commandLine().orElse("").contains(mainClass))) {
-            assertTrue(System.nanoTime() < deadline, "a " + mainClass + " still runs 30 s after the run");
-            Thread.sleep(200);
         }
     }
 

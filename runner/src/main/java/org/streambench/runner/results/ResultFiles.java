@@ -139,12 +139,7 @@ public final class ResultFiles {
                 r.status(),
                 r.error(),
                 r.startedAt(),
-                r.warmup() == null
-                        ? null
-                        : new RunDocument.Warmup(
-                                r.warmup().mode(),
-                                r.warmup().seconds(),
-                                r.warmup().steady()),
+                r.warmup(),
                 r.throughput() == null
                         ? null
                         : new RunDocument.Throughput(

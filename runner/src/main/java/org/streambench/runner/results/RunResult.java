@@ -3,6 +3,7 @@ package org.streambench.runner.results;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.streambench.model.RunDocument;
 import org.streambench.model.RunDocument.Environment;
 import org.streambench.model.RunDocument.Second;
 import org.streambench.model.RunDocument.Verification;
@@ -16,7 +17,7 @@ import org.streambench.operators.LatencyStats;
  */
 public record RunResult(
         ExperimentSpec spec,
-        Warmup warmup,
+        RunDocument.Warmup warmup,
         String status,
         String error,
         String startedAt,

@@ -1,31 +1,31 @@
 package org.streambench.runner.results;
 
 import java.util.List;
+import org.streambench.model.RunDocument;
 import org.streambench.model.RunDocument.Second;
 import org.streambench.operators.ExperimentSpec;
 
 /**
- * How a run's warm-up ended: after a fixed number of seconds ({@code --warmup 30s}), or once the
- * throughput was steady ({@code --warmup steady}, at most a maximum): over the last
- * {@value #WINDOW_SECONDS} seconds a least-squares line changes by at most
+ * How a run's warm-up ended ({@link RunDocument.Warmup}): after a fixed number of seconds
+ * ({@code --warmup 30s}), or once the throughput was steady ({@code --warmup steady}, at most a
+ * maximum): over the last {@value #WINDOW_SECONDS} seconds a least-squares line changes by at most
  * {@value #TOLERANCE_PERCENT} % of their mean.
- *
- * @param mode    "fixed" or "steady"
- * @param seconds how long the warm-up took
- * @param steady  for the steady mode, whether it ended steady (false: the maximum was reached first)
  */
-public record Warmup(String mode, int seconds, Boolean steady) {
+public final class Warmup {
 
     public static final int WINDOW_SECONDS = 10;
     static final double TOLERANCE_PERCENT = 5;
     public static final int DEFAULT_MAX_SECONDS = 120;
 
-    public static Warmup of(boolean steadyWarmup, ExperimentSpec spec, List<Second> seconds) {
+    private Warmup() {}
+
+    /** Mode "fixed" or "steady", the seconds it took and, for steady, whether it ended steady (false: the maximum came first). */
+    public static RunDocument.Warmup of(boolean steadyWarmup, ExperimentSpec spec, List<Second> seconds) {
         int warmup = (int) seconds.stream().filter(Second::warmup).count();
         if (!steadyWarmup) {
-            return new Warmup("fixed", Math.min(warmup, spec.warmupSeconds()), null);
+            return new RunDocument.Warmup("fixed", Math.min(warmup, spec.warmupSeconds()), null);
         }
-        return new Warmup("steady", warmup, steady(seconds.subList(0, warmup)));
+        return new RunDocument.Warmup("steady", warmup, steady(seconds.subList(0, warmup)));
     }
 
     /** Whether the last {@value #WINDOW_SECONDS} seconds of {@code seconds} are steady. */

@@ -15,11 +15,11 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.generator.Pattern;
+import org.streambench.model.RunDocument;
 import org.streambench.model.RunDocument.Environment;
 import org.streambench.model.RunDocument.Verification;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.results.RunResult;
-import org.streambench.runner.results.Warmup;
 
 /**
  * The matrix's orchestration without servers or engines: cells run database group by group, each
@@ -206,7 +206,7 @@ class MatrixRunnerTest {
                 null);
         return new RunResult(
                 spec,
-                new Warmup("fixed", 2, null),
+                new RunDocument.Warmup("fixed", 2, null),
                 error == null ? "ok" : "failed",
                 error,
                 "2026-11-25T00:00:00Z",
