@@ -218,6 +218,28 @@ class SwarmTest {
                 .strip();
     }
 
+    /**
+     * A stack whose image this engine lacks is refused before anything is deployed, with the
+     * command that builds it (a task would otherwise try to pull it from a registry and fail).
+     */
+    @Test
+    void aStackWhoseImageIsNotBuiltIsRefusedWithTheCommandThatBuildsIt() throws Exception {
+        docker(host(), "image", "rm", "--force", "local/streambench-redis:latest");
+        try {
+            CliResult deploy = CliResult.bench("swarm", "deploy", "redis", "--single-node");
+            assertEquals(2, deploy.code(), deploy.toString());
+            assertTrue(
+                    deploy.err().contains("needs the image local/streambench-redis:latest")
+                            && deploy.err().contains("./bench swarm images redis"),
+                    deploy.err());
+            assertEquals(
+                    "", docker(host(), "stack", "ls", "--format", "{{.Name}}").strip(), "nothing deployed");
+        } finally {
+            CliResult images = CliResult.bench("swarm", "images", "redis");
+            assertEquals(0, images.code(), images.toString());
+        }
+    }
+
     /** Each test's stack goes when the test ends: four clusters at once would share two cores. */
     @AfterEach
     void removeTheStack() {

@@ -92,6 +92,15 @@ public final class Swarm {
     public int deploy(String name) throws IOException, InterruptedException {
         Path file = stackFile(name);
         requireManager();
+        for (String image : localImages(file)) {
+            if (docker(List.of("image", "inspect", image)).code() != 0) {
+                String folder =
+                        image.substring(SwarmImages.IMAGE_PREFIX.length()).replaceFirst(":.*$", "");
+                throw new UserError("stack " + name + " needs the image " + image
+                        + ", which this engine does not have (no registry serves it); build it first: ./bench swarm images "
+                        + folder);
+            }
+        }
         if (docker(List.of("network", "inspect", NETWORK)).code() != 0) {
             out.println("creating the overlay network " + NETWORK);
             Docker.Result created =
@@ -156,6 +165,17 @@ public final class Swarm {
         }
         throw new UserError("stack " + stack + " was not healthy within " + timeoutSeconds + " s (" + waitingFor
                 + "); see docker service ps " + stack + "_SERVICE --no-trunc");
+    }
+
+    /** The images {@code bench swarm images} builds (local/streambench-NAME) that a stack file names. */
+    static List<String> localImages(Path stackFile) throws IOException {
+        return Files.readAllLines(stackFile).stream()
+                .map(String::strip)
+                .filter(line -> line.startsWith("image:"))
+                .map(line -> line.substring("image:".length()).strip())
+                .filter(image -> image.startsWith(SwarmImages.IMAGE_PREFIX))
+                .distinct()
+                .toList();
     }
 
     private static boolean fullyReplicated(String replicas) {
