@@ -1,6 +1,7 @@
 package org.streambench.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -157,7 +158,7 @@ class SwarmTest {
     void aVerifiedRunAgainstAThreeNodeGaleraClusterWhoseNodesAllHoldEveryRow(@TempDir Path tmp) throws Exception {
         deployHealthy("mariadb");
         CliResult run = assertVerifiedRun(tmp, "mariadb", GALERA_URL);
-        assertTrue(!run.out().contains("nothing settled"), run.out());
+        assertFalse(run.out().contains("nothing settled"), run.out());
 
         List<String> nodes = List.of("mariadb-1", "mariadb-2", "mariadb-3");
         for (String node : nodes) {

@@ -684,7 +684,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     }
 
     /** Stored settings as the command-line arguments that give them. */
-    static List<String> argsOf(Map<String, Object> settings) {
+    private static List<String> argsOf(Map<String, Object> settings) {
         List<String> args = new ArrayList<>();
         settings.forEach((key, value) -> {
             if (value instanceof Boolean b) {
@@ -704,7 +704,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
      * Where a resumed matrix's first cell would differ from what the journal says it was when the
      * matrix started, as "field stored -> now" (a password, given again or not, is no difference).
      */
-    static List<String> specChanges(RunDocument.Spec stored, RunDocument.Spec now) {
+    private static List<String> specChanges(RunDocument.Spec stored, RunDocument.Spec now) {
         List<String> changes = new ArrayList<>();
         for (RecordComponent component : RunDocument.Spec.class.getRecordComponents()) {
             Object before = withoutPassword(valueOf(component, stored));

@@ -16,9 +16,9 @@ import org.streambench.model.RunDocument;
 /**
  * The state of a matrix, in {@code DIR/matrix.json}, rewritten atomically after every change: the
  * plan, the settings every cell runs with (and the first cell's spec they gave), and each cell's
- * state with its timings. A cell is
- * "running" from just before its experiment starts until its result is in; a matrix that died
- * meanwhile finds it "running" on resume and runs it again from a clean folder.
+ * state with its timings. A cell is "running" from just before its experiment starts until its
+ * result is in; a matrix that died meanwhile finds it "running" on resume and runs it again from a
+ * clean folder.
  */
 public final class Journal {
 
