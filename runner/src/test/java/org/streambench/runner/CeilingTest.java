@@ -267,7 +267,6 @@ class CeilingTest {
         assertEquals("ok", EndToEndTest.map(ResultFiles.read(batch), "ceiling").get("status"));
     }
 
-    /** result.json's ceiling holds the tool's throughput and the run's own throughput over it. */
     /** bench ceiling with 2 threads for 1 s on {@code server}'s {@link #KEYS} keys; exit 0, its ceiling.json. */
     private static CeilingDocument ceiling(
             ServerState server, String database, String pattern, int blob, String access, Path tmp) throws Exception {
