@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.streambench.model.RunDocument.Latency;
 
 /**
  * What a job did, as the runner builds it from its workers' statuses ({@link #of}). Latencies are over the measured window:
@@ -23,11 +24,11 @@ public record JobReport(
         Map<Operation, Long> processed,
         long errors,
         String firstError,
-        LatencyStats latency,
-        Map<String, LatencyStats> latencyByResult,
-        LatencyStats endToEnd,
-        LatencyStats generatorDelay,
-        Map<String, LatencyStats> access) {
+        Latency latency,
+        Map<String, Latency> latencyByResult,
+        Latency endToEnd,
+        Latency generatorDelay,
+        Map<String, Latency> access) {
 
     /**
      * The job's report from its workers' last statuses: counts added up (a generator instance
@@ -70,16 +71,16 @@ public record JobReport(
                     Map.of());
         }
         OperatorMetrics.LatencyWindow window = OperatorMetrics.LatencyWindow.merge(windows);
-        Map<String, LatencyStats> byResult = new LinkedHashMap<>();
+        Map<String, Latency> byResult = new LinkedHashMap<>();
         window.byResult().forEach((result, histogram) -> {
             if (histogram.getTotalCount() > 0) {
-                byResult.put(result.label(), LatencyStats.of(histogram));
+                byResult.put(result.label(), Latencies.of(histogram));
             }
         });
-        Map<String, LatencyStats> access = new TreeMap<>();
+        Map<String, Latency> access = new TreeMap<>();
         window.access().forEach((name, histogram) -> {
             if (histogram.getTotalCount() > 0) {
-                access.put(name, LatencyStats.of(histogram));
+                access.put(name, Latencies.of(histogram));
             }
         });
         return new JobReport(
@@ -90,10 +91,10 @@ public record JobReport(
                 processed,
                 errors,
                 firstError,
-                LatencyStats.of(window.successful()),
+                Latencies.of(window.successful()),
                 byResult,
-                LatencyStats.of(window.endToEnd()),
-                LatencyStats.of(window.generatorDelay()),
+                Latencies.of(window.endToEnd()),
+                Latencies.of(window.generatorDelay()),
                 access);
     }
 

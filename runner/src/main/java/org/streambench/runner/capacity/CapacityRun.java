@@ -15,8 +15,8 @@ import java.util.function.Function;
 import org.streambench.local.Home;
 import org.streambench.model.CapacityDocument;
 import org.streambench.model.CapacityJson;
+import org.streambench.model.RunDocument;
 import org.streambench.operators.ExperimentSpec;
-import org.streambench.operators.LatencyStats;
 import org.streambench.runner.experiment.DatabaseSession;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.matrix.MatrixRunner;
@@ -150,7 +150,8 @@ public final class CapacityRun {
 
     private static CapacitySearch.Step step(
             RunResult result, double rate, String folder, CapacitySearch.Objective objective) {
-        LatencyStats e2e = result.report() == null ? null : result.report().endToEnd();
+        RunDocument.Latency e2e =
+                result.report() == null ? null : result.report().endToEnd();
         return CapacitySearch.Step.judge(
                 rate,
                 result.rate() == null ? 0 : result.rate().processed(),

@@ -36,6 +36,7 @@ import org.streambench.runner.monitor.ScrapeTargets;
 import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.RunResult;
 import org.streambench.runner.results.Warmup;
+import org.streambench.runner.results.WindowStatistics;
 
 /**
  * Runs one experiment against an open database: reset, prefill, launch the engine's job JVM,
@@ -254,8 +255,8 @@ public final class ExperimentRunner {
                 error == null ? "ok" : "failed",
                 error,
                 startedAt,
-                RunResult.Throughput.of(seconds),
-                RunResult.Rate.of(spec.rate(), seconds),
+                WindowStatistics.throughput(seconds),
+                WindowStatistics.rate(spec.rate(), seconds),
                 report == null ? null : report.latency(),
                 seconds,
                 verification,

@@ -16,7 +16,6 @@ import org.streambench.model.RunDocument;
 import org.streambench.model.RunDocument.Second;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.JobReport;
-import org.streambench.operators.LatencyStats;
 
 /** Writes and reads result.json (self-describing: spec, results, versions, machine) and per-second.csv. */
 public final class ResultFiles {
@@ -129,7 +128,7 @@ public final class ResultFiles {
         JobReport report = r.report();
         Map<String, RunDocument.Latency> byResult = new LinkedHashMap<>();
         if (report != null) {
-            report.latencyByResult().forEach((result, stats) -> byResult.put(result, latency(stats)));
+            byResult.putAll(report.latencyByResult());
         }
         Map<String, Double> phases = new LinkedHashMap<>();
         r.phaseSeconds().forEach((phase, seconds) -> phases.put(phase, Math.round(seconds * 1000) / 1000.0));
@@ -140,26 +139,12 @@ public final class ResultFiles {
                 r.error(),
                 r.startedAt(),
                 r.warmup(),
-                r.throughput() == null
-                        ? null
-                        : new RunDocument.Throughput(
-                                r.throughput().mean(),
-                                r.throughput().stddev(),
-                                RunDocument.RECORDS_PER_SECOND,
-                                Math.round(r.throughput().trendPercent() * 10) / 10.0,
-                                r.throughput().trending()),
-                r.rate() == null
-                        ? null
-                        : new RunDocument.Rate(
-                                r.rate().target(),
-                                RunDocument.RECORDS_PER_SECOND,
-                                Math.round(r.rate().generated() * 10) / 10.0,
-                                Math.round(r.rate().processed() * 10) / 10.0,
-                                r.rate().behind()),
-                reads ? latency(r.readLatencyMicros()) : null,
+                r.throughput(),
+                r.rate(),
+                reads ? r.readLatencyMicros() : null,
                 reads ? byResult : null,
-                report == null ? null : latency(report.endToEnd()),
-                report == null ? null : latency(report.generatorDelay()),
+                report == null ? null : report.endToEnd(),
+                report == null ? null : report.generatorDelay(),
                 accessLatency(report),
                 r.perSecond(),
                 counts(report),
@@ -173,9 +158,7 @@ public final class ResultFiles {
         if (report == null || report.access().isEmpty()) {
             return null;
         }
-        Map<String, RunDocument.Latency> access = new LinkedHashMap<>();
-        report.access().forEach((name, stats) -> access.put(name, latency(stats)));
-        return access;
+        return new LinkedHashMap<>(report.access());
     }
 
     /** A spec as result.json (and a matrix's journal) hold it: typed, with the password masked. */
@@ -199,13 +182,6 @@ public final class ResultFiles {
                 s.engineSettings(),
                 settings,
                 s.access().toString());
-    }
-
-    private static RunDocument.Latency latency(LatencyStats l) {
-        return l == null
-                ? null
-                : new RunDocument.Latency(
-                        l.count(), l.mean(), l.stddev(), l.p50(), l.p95(), l.p99(), l.p999(), l.max());
     }
 
     private static RunDocument.Counts counts(JobReport report) {

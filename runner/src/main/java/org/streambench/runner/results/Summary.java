@@ -3,9 +3,9 @@ package org.streambench.runner.results;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.streambench.local.CleanupOnExit;
+import org.streambench.model.RunDocument;
 import org.streambench.model.RunDocument.Verification;
 import org.streambench.operators.ExperimentSpec;
-import org.streambench.operators.LatencyStats;
 
 /** The one line a finished run prints: what ran, its throughput and latency, its verification, its folder. */
 public final class Summary {
@@ -71,8 +71,8 @@ public final class Summary {
                     r.readLatencyMicros().mean(),
                     r.readLatencyMicros().stddev(),
                     r.readLatencyMicros().p99()));
-            LatencyStats hits = r.report().latencyByResult().get("hit");
-            LatencyStats misses = r.report().latencyByResult().get("miss");
+            RunDocument.Latency hits = r.report().latencyByResult().get("hit");
+            RunDocument.Latency misses = r.report().latencyByResult().get("miss");
             if (hits != null && misses != null) {
                 line.append(String.format(Locale.ROOT, " [hits %.0f us, misses %.0f us]", hits.mean(), misses.mean()));
             }

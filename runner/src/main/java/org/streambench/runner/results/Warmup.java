@@ -45,7 +45,7 @@ public final class Warmup {
                         s.readLatencyMeanMicros(),
                         s.errors()))
                 .toList();
-        RunResult.Throughput throughput = RunResult.Throughput.of(window);
+        RunDocument.Throughput throughput = WindowStatistics.throughput(window);
         return throughput.mean() > 0 && Math.abs(throughput.trendPercent()) <= TOLERANCE_PERCENT;
     }
 }

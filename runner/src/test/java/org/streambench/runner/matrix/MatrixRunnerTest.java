@@ -20,6 +20,7 @@ import org.streambench.model.RunDocument.Environment;
 import org.streambench.model.RunDocument.Verification;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.results.RunResult;
+import org.streambench.runner.results.WindowStatistics;
 
 /**
  * The matrix's orchestration without servers or engines: cells run database group by group, each
@@ -210,7 +211,7 @@ class MatrixRunnerTest {
                 error == null ? "ok" : "failed",
                 error,
                 "2026-11-25T00:00:00Z",
-                new RunResult.Throughput(1000, 10, 0, false),
+                WindowStatistics.throughput(1000, 10, 0, false),
                 null,
                 null,
                 List.of(),

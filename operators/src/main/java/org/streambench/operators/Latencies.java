@@ -1,12 +1,15 @@
 package org.streambench.operators;
 
 import org.HdrHistogram.Histogram;
+import org.streambench.model.RunDocument;
 
-/** Read-latency statistics in microseconds, from a histogram of nanoseconds. */
-public record LatencyStats(long count, double mean, double stddev, long p50, long p95, long p99, long p999, long max) {
+/** Latency statistics in microseconds, as result.json holds them, from a histogram of nanoseconds. */
+public final class Latencies {
 
-    public static LatencyStats of(Histogram nanos) {
-        return new LatencyStats(
+    private Latencies() {}
+
+    public static RunDocument.Latency of(Histogram nanos) {
+        return new RunDocument.Latency(
                 nanos.getTotalCount(),
                 nanos.getMean() / 1000.0,
                 nanos.getStdDeviation() / 1000.0,

@@ -1,4 +1,4 @@
-package org.streambench.runner;
+package org.streambench.runner.results;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.streambench.model.RunDocument;
 import org.streambench.model.RunDocument.Second;
-import org.streambench.runner.results.RunResult;
 
 /** When a throttled run counts as behind its target, on hand-made per-second rows. */
 class RateTest {
@@ -26,14 +26,14 @@ class RateTest {
 
     @Test
     void anUnthrottledRunHasNoRate() {
-        assertNull(RunResult.Rate.of(0, rows(new long[] {5}, new long[] {5})));
+        assertNull(WindowStatistics.rate(0, rows(new long[] {5}, new long[] {5})));
     }
 
     @Test
     void aMicroBatchEngineOnScheduleIsNotBehind() {
         // 1,000/s generated; processed a batch of 2,000 every other second
-        RunResult.Rate rate =
-                RunResult.Rate.of(1000, rows(new long[] {1000, 1000, 1000, 1000}, new long[] {0, 2000, 0, 1000}));
+        RunDocument.Rate rate =
+                WindowStatistics.rate(1000, rows(new long[] {1000, 1000, 1000, 1000}, new long[] {0, 2000, 0, 1000}));
         assertEquals(1000, rate.generated(), 1e-9);
         assertEquals(750, rate.processed(), 1e-9);
         assertFalse(rate.behind(), "a backlog of one batch is allowed");
@@ -41,11 +41,11 @@ class RateTest {
 
     @Test
     void generatorsShortOfTheTargetAreBehind() {
-        RunResult.Rate rate =
-                RunResult.Rate.of(1000, rows(new long[] {985, 985, 985, 985}, new long[] {985, 985, 985, 985}));
+        RunDocument.Rate rate =
+                WindowStatistics.rate(1000, rows(new long[] {985, 985, 985, 985}, new long[] {985, 985, 985, 985}));
         assertTrue(rate.behind(), "1.5 % short");
         assertFalse(
-                RunResult.Rate.of(1000, rows(new long[] {995, 995}, new long[] {995, 995}))
+                WindowStatistics.rate(1000, rows(new long[] {995, 995}, new long[] {995, 995}))
                         .behind(),
                 "0.5 % short is on time");
     }
@@ -56,8 +56,8 @@ class RateTest {
         long[] processed = new long[30];
         Arrays.fill(generated, 1000);
         Arrays.fill(processed, 900); // 100/s more every second: 3,000 after 30 s
-        assertTrue(RunResult.Rate.of(1000, rows(generated, processed)).behind());
+        assertTrue(WindowStatistics.rate(1000, rows(generated, processed)).behind());
         Arrays.fill(processed, 995); // 150 after 30 s: within 1 % of the window's 30,000
-        assertFalse(RunResult.Rate.of(1000, rows(generated, processed)).behind());
+        assertFalse(WindowStatistics.rate(1000, rows(generated, processed)).behind());
     }
 }
