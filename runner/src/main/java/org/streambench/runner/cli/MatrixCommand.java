@@ -341,7 +341,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     + e.getMessage() + "); finish the matrix with the streambench that started it, or start a new one");
         }
         RunDocument.Spec firstSpec =
-                ResultFiles.spec(stored.specOf(journal.entries().get(0).cell));
+                ResultFiles.spec(stored.specOf(journal.entries().get(0).cell()));
         if (journal.settings() == null) {
             journal.migrate(stored.storedSettings(), firstSpec);
         } else if (journal.spec() != null) {
@@ -357,10 +357,10 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         stored.job.monitor = job.monitor;
         List<Journal.Entry> todo = MatrixRunner.todo(journal, retryFailed);
         List<ExperimentSpec> specs =
-                stored.checkCells(todo.stream().map(e -> e.cell).toList());
+                stored.checkCells(todo.stream().map(e -> e.cell()).toList());
         if (dryRun) {
             stored.printPlan(
-                    console, journal.plan(), todo.stream().map(e -> e.cell).toList(), specs, journal);
+                    console, journal.plan(), todo.stream().map(e -> e.cell()).toList(), specs, journal);
             return 0;
         }
         console.printf(

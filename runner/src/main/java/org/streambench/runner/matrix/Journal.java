@@ -41,26 +41,167 @@ public final class Journal {
     }
 
     /**
-     * A cell's entry. {@code measuredSeconds}: warm-up plus measured window of its run;
-     * {@code overheadSeconds}: the rest of its wall time (reset, prefill, job launch, stop,
-     * verification, and a server start if the cell needed one).
+     * A cell and its entry in the journal as the document holds it ({@link MatrixJournal.CellEntry}),
+     * replaced as the cell goes from pending to running to ok or failed.
      */
     public static final class Entry {
-        public final Cell cell;
-        public State state = State.PENDING;
-        public String reason;
-        public String startedAt;
-        public Double wallSeconds;
-        public Double measuredSeconds;
-        public Double overheadSeconds;
-        public Double throughput;
-        /** Where the cell's wall time went, phase by phase (serverStart when its database server was started for it). */
-        public Map<String, Double> phaseSeconds = new LinkedHashMap<>();
-
-        public int attempts;
+        private final Cell cell;
+        private MatrixJournal.CellEntry document;
 
         Entry(Cell cell) {
             this.cell = cell;
+            this.document = document(State.PENDING, null, 0, null, null, null, null, null, Map.of());
+        }
+
+        Entry(Cell cell, MatrixJournal.CellEntry document) {
+            this.cell = cell;
+            this.document = document;
+        }
+
+        public Cell cell() {
+            return cell;
+        }
+
+        public State state() {
+            return State.parse(document.state());
+        }
+
+        /** Why the cell failed; null unless it did. */
+        public String reason() {
+            return document.reason();
+        }
+
+        public int attempts() {
+            return document.attempts();
+        }
+
+        /** Its records/s (a run's mean throughput, a capacity search's capacity); null until it has one. */
+        public Double throughput() {
+            return document.throughput();
+        }
+
+        /** Its wall time but warm-up and measured window; null until it has both. */
+        public Double overheadSeconds() {
+            return document.overheadSeconds();
+        }
+
+        /** Where its wall time went, phase by phase (serverStart when its database server was started for it). */
+        public Map<String, Double> phaseSeconds() {
+            return document.phaseSeconds() == null ? Map.of() : document.phaseSeconds();
+        }
+
+        MatrixJournal.CellEntry document() {
+            return document;
+        }
+
+        /** The cell starts (again): running, one more attempt, its phases so far only the server's start, if it had one. */
+        void started(Double serverStartSeconds) {
+            Map<String, Double> phases = new LinkedHashMap<>();
+            if (serverStartSeconds != null) {
+                phases.put("serverStart", serverStartSeconds);
+            }
+            document = document(
+                    State.RUNNING,
+                    null,
+                    attempts() + 1,
+                    Instant.now().toString(),
+                    document.wallSeconds(),
+                    document.measuredSeconds(),
+                    document.overheadSeconds(),
+                    document.throughput(),
+                    phases);
+        }
+
+        /** Its run came to a result: ok or failed with {@code reason}, its measured seconds and phases. */
+        void ran(
+                boolean passed,
+                String reason,
+                Double throughput,
+                Double measuredSeconds,
+                Map<String, Double> phaseSeconds) {
+            Map<String, Double> phases = new LinkedHashMap<>(phaseSeconds());
+            phases.putAll(phaseSeconds);
+            document = document(
+                    passed ? State.OK : State.FAILED,
+                    reason,
+                    attempts(),
+                    document.startedAt(),
+                    document.wallSeconds(),
+                    measuredSeconds,
+                    document.overheadSeconds(),
+                    throughput,
+                    phases);
+        }
+
+        /** Its run failed before it came to a result. */
+        void failed(String reason) {
+            state(State.FAILED, reason);
+        }
+
+        /** Interrupted: running, as the journal says, so that a resume runs it again. */
+        void interrupted() {
+            state(State.RUNNING, null);
+        }
+
+        /** It ended after {@code wallSeconds}: what of them the run did not measure is its overhead. */
+        void ended(double wallSeconds) {
+            Double measured = document.measuredSeconds();
+            Double overhead =
+                    measured == null ? document.overheadSeconds() : Double.valueOf(Math.max(0, wallSeconds - measured));
+            document = document(
+                    state(),
+                    reason(),
+                    attempts(),
+                    document.startedAt(),
+                    wallSeconds,
+                    measured,
+                    overhead,
+                    document.throughput(),
+                    phaseSeconds());
+        }
+
+        void state(State state, String reason) {
+            document = document(
+                    state,
+                    reason,
+                    attempts(),
+                    document.startedAt(),
+                    document.wallSeconds(),
+                    document.measuredSeconds(),
+                    document.overheadSeconds(),
+                    document.throughput(),
+                    phaseSeconds());
+        }
+
+        private MatrixJournal.CellEntry document(
+                State state,
+                String reason,
+                int attempts,
+                String startedAt,
+                Double wallSeconds,
+                Double measuredSeconds,
+                Double overheadSeconds,
+                Double throughput,
+                Map<String, Double> phaseSeconds) {
+            Map<String, Double> phases = new LinkedHashMap<>();
+            phaseSeconds.forEach((phase, seconds) -> phases.put(phase, Math.round(seconds * 1000) / 1000.0));
+            return new MatrixJournal.CellEntry(
+                    cell.id(),
+                    cell.engine(),
+                    cell.database(),
+                    cell.pattern(),
+                    cell.blobBytes(),
+                    cell.repetition(),
+                    state.label(),
+                    reason,
+                    attempts,
+                    startedAt,
+                    wallSeconds,
+                    measuredSeconds,
+                    overheadSeconds,
+                    throughput,
+                    phases,
+                    cell.access());
         }
     }
 
@@ -122,25 +263,17 @@ public final class Journal {
             journal.legacyOptions = List.copyOf(document.options());
         }
         for (MatrixJournal.CellEntry c : document.cells()) {
-            Entry entry = new Entry(new Cell(
-                    c.engine(),
-                    c.database(),
-                    c.pattern(),
-                    c.blobBytes(),
-                    c.access() == null ? Cell.SYNC : c.access(),
-                    c.repetition()));
-            entry.state = State.parse(c.state());
-            entry.reason = c.reason();
-            entry.startedAt = c.startedAt();
-            entry.wallSeconds = c.wallSeconds();
-            entry.measuredSeconds = c.measuredSeconds();
-            entry.overheadSeconds = c.overheadSeconds();
-            entry.throughput = c.throughput();
-            entry.attempts = c.attempts();
-            if (c.phaseSeconds() != null) {
-                entry.phaseSeconds.putAll(c.phaseSeconds());
-            }
-            journal.entries.put(entry.cell.id(), entry);
+            Entry entry = new Entry(
+                    new Cell(
+                            c.engine(),
+                            c.database(),
+                            c.pattern(),
+                            c.blobBytes(),
+                            c.access() == null ? Cell.SYNC : c.access(),
+                            c.repetition()),
+                    c);
+            State.parse(c.state()); // an unknown state is refused when the journal is read, not mid-matrix
+            journal.entries.put(entry.cell().id(), entry);
         }
         return journal;
     }
@@ -186,7 +319,7 @@ public final class Journal {
     }
 
     public long count(State state) {
-        return entries.values().stream().filter(e -> e.state == state).count();
+        return entries.values().stream().filter(e -> e.state() == state).count();
     }
 
     public synchronized void save() throws IOException {
@@ -197,28 +330,8 @@ public final class Journal {
         for (State state : State.values()) {
             summary.put(state.label(), count(state));
         }
-        List<MatrixJournal.CellEntry> cells = new ArrayList<>();
-        for (Entry e : entries.values()) {
-            Map<String, Double> phases = new LinkedHashMap<>();
-            e.phaseSeconds.forEach((phase, seconds) -> phases.put(phase, Math.round(seconds * 1000) / 1000.0));
-            cells.add(new MatrixJournal.CellEntry(
-                    e.cell.id(),
-                    e.cell.engine(),
-                    e.cell.database(),
-                    e.cell.pattern(),
-                    e.cell.blobBytes(),
-                    e.cell.repetition(),
-                    e.state.label(),
-                    e.reason,
-                    e.attempts,
-                    e.startedAt,
-                    e.wallSeconds,
-                    e.measuredSeconds,
-                    e.overheadSeconds,
-                    e.throughput,
-                    phases,
-                    e.cell.access()));
-        }
+        List<MatrixJournal.CellEntry> cells =
+                entries.values().stream().map(Entry::document).toList();
         MatrixJournal document = new MatrixJournal(
                 VERSION,
                 createdAt,

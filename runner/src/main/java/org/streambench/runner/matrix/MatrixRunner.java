@@ -94,9 +94,9 @@ public final class MatrixRunner<S extends AutoCloseable> {
     /** The cells still to run: pending, those that were running when the matrix died, and with retryFailed the failed ones. */
     public static List<Journal.Entry> todo(Journal journal, boolean retryFailed) {
         return journal.entries().stream()
-                .filter(e -> e.state == Journal.State.PENDING
-                        || e.state == Journal.State.RUNNING
-                        || (retryFailed && e.state == Journal.State.FAILED))
+                .filter(e -> e.state() == Journal.State.PENDING
+                        || e.state() == Journal.State.RUNNING
+                        || (retryFailed && e.state() == Journal.State.FAILED))
                 .toList();
     }
 
@@ -104,7 +104,7 @@ public final class MatrixRunner<S extends AutoCloseable> {
     public void run(PrintWriter console) throws Exception {
         Map<String, List<Journal.Entry>> byDatabase = new LinkedHashMap<>();
         todo(journal, retryFailed).forEach(e -> byDatabase
-                .computeIfAbsent(e.cell.database(), d -> new ArrayList<>())
+                .computeIfAbsent(e.cell().database(), d -> new ArrayList<>())
                 .add(e));
         listener.progress(journal.count(Journal.State.OK), journal.count(Journal.State.FAILED), remaining(journal));
         Instant start = Instant.now();
@@ -119,17 +119,17 @@ public final class MatrixRunner<S extends AutoCloseable> {
                         database = cells.openDatabase(group.getKey(), console);
                         serverStart = (System.nanoTime() - cellStart) / 1e9;
                     }
-                    listener.started(entry.cell);
+                    listener.started(entry.cell());
                     Outcome result = runCell(entry, database, cellStart, serverStart);
                     if (CleanupOnExit.exiting()) {
                         console.printf(
                                 "%s: interrupted; it runs again from a clean folder on ./bench matrix --resume %s%n",
-                                entry.cell.id(), journal.dir());
+                                entry.cell().id(), journal.dir());
                         return;
                     }
                     ranHere++;
                     reportFinished(console, entry, result, start, ranHere);
-                    if (entry.state == Journal.State.FAILED) {
+                    if (entry.state() == Journal.State.FAILED) {
                         database.close();
                         database = null;
                     }
@@ -150,8 +150,8 @@ public final class MatrixRunner<S extends AutoCloseable> {
         double perCell = Duration.between(start, Instant.now()).toSeconds() / (double) ranHere;
         long eta = Math.round(perCell * remaining(journal));
         listener.finished(
-                entry.cell,
-                entry.throughput,
+                entry.cell(),
+                entry.throughput(),
                 result == null ? null : result.readLatencyMicros(),
                 ok,
                 failed,
@@ -162,7 +162,7 @@ public final class MatrixRunner<S extends AutoCloseable> {
                 "[%d/%d] %s | ok %d, failed %d, left %d, ETA %s%n",
                 ok + failed,
                 total,
-                result == null ? entry.cell.id() + ": FAILED: " + entry.reason : result.summary(),
+                result == null ? entry.cell().id() + ": FAILED: " + entry.reason() : result.summary(),
                 ok,
                 failed,
                 left,
@@ -172,41 +172,30 @@ public final class MatrixRunner<S extends AutoCloseable> {
     /** Runs one cell from a clean folder; records its state and timings; null if it failed before producing a result. */
     private Outcome runCell(Journal.Entry entry, S database, long startNanos, Double serverStartSeconds)
             throws Exception {
-        Path dir = journal.dir().resolve(entry.cell.id());
+        Path dir = journal.dir().resolve(entry.cell().id());
         Folders.deleteTree(dir);
         Files.createDirectories(dir);
-        entry.state = Journal.State.RUNNING;
-        entry.reason = null;
-        entry.startedAt = Instant.now().toString();
-        entry.attempts++;
-        entry.phaseSeconds.clear();
-        if (serverStartSeconds != null) {
-            entry.phaseSeconds.put("serverStart", serverStartSeconds);
-        }
+        entry.started(serverStartSeconds);
         journal.save();
         Outcome result = null;
         try (PrintWriter log =
                 new PrintWriter(Files.newBufferedWriter(dir.resolve(RUN_LOG), StandardCharsets.UTF_8), true)) {
-            result = cells.run(entry.cell, database, dir, log);
-            entry.state = result.passed() ? Journal.State.OK : Journal.State.FAILED;
-            entry.reason = result.error();
-            entry.throughput = result.throughput();
-            entry.measuredSeconds = result.measuredSeconds();
-            entry.phaseSeconds.putAll(result.phaseSeconds());
+            result = cells.run(entry.cell(), database, dir, log);
+            entry.ran(
+                    result.passed(),
+                    result.error(),
+                    result.throughput(),
+                    result.measuredSeconds(),
+                    result.phaseSeconds());
         } catch (RuntimeException e) {
-            entry.state = Journal.State.FAILED;
-            entry.reason = e.getMessage();
+            entry.failed(e.getMessage());
         }
         if (CleanupOnExit.exiting()) {
             // interrupted: the cell stays "running", as the journal says, and is run again on resume
-            entry.state = Journal.State.RUNNING;
-            entry.reason = null;
+            entry.interrupted();
             return result;
         }
-        entry.wallSeconds = (System.nanoTime() - startNanos) / 1e9;
-        if (entry.measuredSeconds != null) {
-            entry.overheadSeconds = Math.max(0, entry.wallSeconds - entry.measuredSeconds);
-        }
+        entry.ended((System.nanoTime() - startNanos) / 1e9);
         journal.save();
         return result;
     }
@@ -222,8 +211,8 @@ public final class MatrixRunner<S extends AutoCloseable> {
                     overheads.get(overheads.size() - 1));
         }
         Map<String, List<Double>> byPhase = new LinkedHashMap<>();
-        journal.entries()
-                .forEach(e -> e.phaseSeconds.forEach((phase, seconds) ->
+        journal.entries().forEach(e -> e.phaseSeconds()
+                .forEach((phase, seconds) ->
                         byPhase.computeIfAbsent(phase, p -> new ArrayList<>()).add(seconds)));
         if (!byPhase.isEmpty()) {
             List<String> medians = new ArrayList<>();
@@ -249,7 +238,7 @@ public final class MatrixRunner<S extends AutoCloseable> {
     /** The overheads of the journal's finished experiments, smallest first. */
     public static List<Double> sortedOverheads(Journal journal) {
         return journal.entries().stream()
-                .map(e -> e.overheadSeconds)
+                .map(e -> e.overheadSeconds())
                 .filter(o -> o != null)
                 .sorted()
                 .toList();

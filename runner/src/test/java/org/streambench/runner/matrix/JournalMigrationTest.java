@@ -29,11 +29,11 @@ class JournalMigrationTest {
         assertEquals(List.of(Cell.SYNC), journal.plan().accesses());
         List<Journal.Entry> entries = journal.entries();
         assertEquals(4, entries.size());
-        assertTrue(entries.stream().allMatch(e -> e.cell.access().equals(Cell.SYNC)));
-        assertEquals("flink/cassandra/read/1/rep-1", entries.get(0).cell.id(), "the folder it had");
+        assertTrue(entries.stream().allMatch(e -> e.cell().access().equals(Cell.SYNC)));
+        assertEquals("flink/cassandra/read/1/rep-1", entries.get(0).cell().id(), "the folder it had");
         assertEquals(
                 List.of(Journal.State.OK, Journal.State.OK, Journal.State.RUNNING, Journal.State.PENDING),
-                entries.stream().map(e -> e.state).toList());
+                entries.stream().map(e -> e.state()).toList());
 
         assertEquals("--keys=2000", journal.legacyOptions().get(4), "its settings as the arguments it stored");
         assertThrows(IllegalStateException.class, journal::save, "written only once migrated");

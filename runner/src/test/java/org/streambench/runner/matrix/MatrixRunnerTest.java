@@ -99,22 +99,23 @@ class MatrixRunnerTest {
         assertEquals(3, journal.count(Journal.State.OK));
         assertEquals(1, journal.count(Journal.State.FAILED));
         Journal.Entry failed = entry(journal, failing);
-        assertEquals("verification found 3 mismatches", failed.reason);
-        assertEquals(1, failed.attempts);
-        assertTrue(entry(journal, "flink/cassandra/update/1/rep-1").phaseSeconds.containsKey("serverStart"));
+        assertEquals("verification found 3 mismatches", failed.reason());
+        assertEquals(1, failed.attempts());
+        assertTrue(
+                entry(journal, "flink/cassandra/update/1/rep-1").phaseSeconds().containsKey("serverStart"));
         assertTrue(console.toString().contains("[4/4]"), console.toString());
         assertEquals(1, runner.summarize(new PrintWriter(new StringWriter())), "a failed cell: exit code 1");
 
         // the journal on disk says the same, and a resume with --retry-failed runs the failed cell alone
         Journal reread = Journal.read(dir);
-        assertEquals(Journal.State.FAILED, entry(reread, failing).state);
+        assertEquals(Journal.State.FAILED, entry(reread, failing).state());
         events.clear();
         MatrixRunner<FakeDatabase> retry =
                 new MatrixRunner<>(reread, cells(Set.of(), Set.of()), new MatrixRunner.Listener() {}, true);
         retry.run(new PrintWriter(new StringWriter()));
         assertEquals(List.of("open postgresql", "run " + failing, "close postgresql"), events);
-        assertEquals(2, entry(reread, failing).attempts);
-        assertNull(entry(reread, failing).reason);
+        assertEquals(2, entry(reread, failing).attempts());
+        assertNull(entry(reread, failing).reason());
         assertEquals(0, retry.summarize(new PrintWriter(new StringWriter())));
     }
 
@@ -146,8 +147,11 @@ class MatrixRunnerTest {
                         "started insert",
                         "finished insert ok 1 failed 1 left 0"),
                 heard);
-        assertEquals("the database went away", entry(journal, "flink/hbase/read/1/rep-1").reason);
-        assertEquals(Journal.State.OK, entry(journal, "flink/hbase/insert/1/rep-1").state);
+        assertEquals(
+                "the database went away",
+                entry(journal, "flink/hbase/read/1/rep-1").reason());
+        assertEquals(
+                Journal.State.OK, entry(journal, "flink/hbase/insert/1/rep-1").state());
     }
 
     @Test
@@ -155,8 +159,8 @@ class MatrixRunnerTest {
         MatrixPlan plan = new MatrixPlan(
                 List.of("apex"), List.of("mariadb"), List.of("read", "update", "mixed"), List.of(1), 1, null);
         Journal journal = Journal.create(dir, plan, Map.of(), null);
-        entry(journal, "apex/mariadb/read/1/rep-1").state = Journal.State.OK;
-        entry(journal, "apex/mariadb/update/1/rep-1").state = Journal.State.RUNNING; // the matrix died here
+        entry(journal, "apex/mariadb/read/1/rep-1").state(Journal.State.OK, null);
+        entry(journal, "apex/mariadb/update/1/rep-1").state(Journal.State.RUNNING, null); // the matrix died here
         journal.save();
 
         assertEquals(2, MatrixRunner.todo(Journal.read(dir), false).size());
@@ -173,7 +177,7 @@ class MatrixRunnerTest {
 
     private static Journal.Entry entry(Journal journal, String id) {
         return journal.entries().stream()
-                .filter(e -> e.cell.id().equals(id))
+                .filter(e -> e.cell().id().equals(id))
                 .findFirst()
                 .orElseThrow();
     }
