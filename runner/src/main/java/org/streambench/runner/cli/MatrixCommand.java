@@ -2,7 +2,6 @@ package org.streambench.runner.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +36,7 @@ import org.streambench.runner.experiment.Names.DatabaseNames;
 import org.streambench.runner.experiment.Names.EngineNames;
 import org.streambench.runner.matrix.Cell;
 import org.streambench.runner.matrix.Journal;
+import org.streambench.runner.matrix.JournalSettings;
 import org.streambench.runner.matrix.MatrixPlan;
 import org.streambench.runner.matrix.MatrixProgress;
 import org.streambench.runner.matrix.MatrixRunner;
@@ -323,8 +322,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        List<String> args =
-                new ArrayList<>(journal.settings() != null ? argsOf(journal.settings()) : journal.legacyOptions());
+        List<String> args = new ArrayList<>(
+                journal.settings() != null ? JournalSettings.argsOf(journal.settings()) : journal.legacyOptions());
         for (String credential : List.of("--db-password", "--db-password-file")) {
             OptionSpec option = command.findOption(credential);
             if (option.getValue() != null) {
@@ -345,7 +344,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         if (journal.settings() == null) {
             journal.migrate(stored.storedSettings(), firstSpec);
         } else if (journal.spec() != null) {
-            List<String> changed = specChanges(journal.spec(), firstSpec);
+            List<String> changed = JournalSettings.specChanges(journal.spec(), firstSpec);
             if (!changed.isEmpty()) {
                 throw new UserError(resume.resolve(Journal.FILE) + ": this version would run the cells differently"
                         + " from the one that started the matrix (" + String.join("; ", changed)
@@ -662,75 +661,12 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             if (NOT_STORED.contains(name) || AXIS_OF.containsKey(name) || AXIS_OF.containsValue(name)) {
                 continue;
             }
-            Object value = option.getValue();
-            if (value == null || (value instanceof Boolean b && !b)) {
-                continue;
-            }
-            String key = name.substring(2);
-            if (value instanceof Boolean) {
-                settings.put(key, true);
-            } else if (value instanceof Map<?, ?> map) {
-                Map<String, String> pairs = new LinkedHashMap<>();
-                map.forEach((k, v) -> pairs.put(String.valueOf(k), String.valueOf(v)));
-                settings.put(key, pairs);
-            } else if (value instanceof List<?> list) {
-                settings.put(
-                        key, String.join(",", list.stream().map(String::valueOf).toList()));
-            } else {
-                settings.put(key, value.toString());
+            Object value = JournalSettings.stored(option.getValue());
+            if (value != null) {
+                settings.put(name.substring(2), value);
             }
         }
         return settings;
-    }
-
-    /** Stored settings as the command-line arguments that give them. */
-    private static List<String> argsOf(Map<String, Object> settings) {
-        List<String> args = new ArrayList<>();
-        settings.forEach((key, value) -> {
-            if (value instanceof Boolean b) {
-                if (b) {
-                    args.add("--" + key);
-                }
-            } else if (value instanceof Map<?, ?> pairs) {
-                pairs.forEach((k, v) -> args.add("--" + key + "=" + k + "=" + v));
-            } else {
-                args.add("--" + key + "=" + value);
-            }
-        });
-        return args;
-    }
-
-    /**
-     * Where a resumed matrix's first cell would differ from what the journal says it was when the
-     * matrix started, as "field stored -> now" (a password, given again or not, is no difference).
-     */
-    private static List<String> specChanges(RunDocument.Spec stored, RunDocument.Spec now) {
-        List<String> changes = new ArrayList<>();
-        for (RecordComponent component : RunDocument.Spec.class.getRecordComponents()) {
-            Object before = withoutPassword(valueOf(component, stored));
-            Object after = withoutPassword(valueOf(component, now));
-            if (!Objects.equals(before, after)) {
-                changes.add(component.getName() + " " + before + " -> " + after);
-            }
-        }
-        return changes;
-    }
-
-    private static Object valueOf(RecordComponent component, RunDocument.Spec spec) {
-        try {
-            return component.getAccessor().invoke(spec);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static Object withoutPassword(Object value) {
-        if (value instanceof Map<?, ?> map && map.containsKey("password")) {
-            Map<Object, Object> rest = new LinkedHashMap<>(map);
-            rest.remove("password");
-            return rest;
-        }
-        return value;
     }
 
     /** Runs the journal's cells still to run, database group by database group; returns the exit code. */
