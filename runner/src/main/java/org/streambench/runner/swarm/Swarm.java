@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.streambench.local.UserError;
@@ -16,6 +18,8 @@ import org.streambench.local.UserError;
 public final class Swarm {
 
     public static final String STACK_PREFIX = "streambench-";
+    /** Longer than a restart policy's delay (5 s unless a stack sets one) between a failed task and the next. */
+    static final int GIVEN_UP_SECONDS = 30;
     /** The attachable overlay network every stack joins, created on the first deploy. */
     public static final String NETWORK = "streambench";
 
@@ -115,13 +119,15 @@ public final class Swarm {
     /**
      * Waits until every service of stack NAME runs all its replicas and every one of its containers
      * reports healthy; returns the seconds it took. A {@link UserError} after {@code timeoutSeconds}
-     * names the services that are not there yet.
+     * names the services that are not there yet; one as soon as the swarm has given up a service (its
+     * restart policy's attempts used up: no task is to run any more) names it and its last task's error.
      */
     public double awaitHealthy(String name, long timeoutSeconds) throws IOException, InterruptedException {
         String stack = STACK_PREFIX + name;
         long start = System.nanoTime();
         long deadline = start + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         String waitingFor = "";
+        Map<String, Long> givenUpSince = new HashMap<>();
         while (System.nanoTime() < deadline) {
             List<String> services = docker(List.of(
                             "service",
@@ -155,6 +161,15 @@ public final class Swarm {
             if (!services.isEmpty() && notReady.isEmpty() && unhealthy.isEmpty()) {
                 return (System.nanoTime() - start) / 1e9;
             }
+            for (String service : notReady) {
+                if (!givenUp(service)) {
+                    givenUpSince.remove(service);
+                } else if (System.nanoTime() - givenUpSince.computeIfAbsent(service, s -> System.nanoTime())
+                        > TimeUnit.SECONDS.toNanos(GIVEN_UP_SECONDS)) {
+                    throw new UserError("stack " + stack + ": the swarm gave up " + service + " after its restarts ("
+                            + lastTaskError(service) + "); see docker service logs " + service);
+                }
+            }
             String now = "waiting for " + String.join(", ", notReady.isEmpty() ? unhealthy : notReady);
             if (!now.equals(waitingFor)) {
                 out.println(now);
@@ -165,6 +180,33 @@ public final class Swarm {
         }
         throw new UserError("stack " + stack + " was not healthy within " + timeoutSeconds + " s (" + waitingFor
                 + "); see docker service ps " + stack + "_SERVICE --no-trunc");
+    }
+
+    /**
+     * Whether {@code service} has had tasks and none is to run now: between a failed task and its
+     * restart (the policy's delay) too, so the caller waits {@value #GIVEN_UP_SECONDS} s before it calls it given up.
+     */
+    private boolean givenUp(String service) throws IOException, InterruptedException {
+        boolean hadTasks =
+                !docker(List.of("service", "ps", "-q", service)).output().isBlank();
+        return hadTasks
+                && docker(List.of("service", "ps", "-q", "--filter", "desired-state=running", service))
+                        .output()
+                        .isBlank()
+                && docker(List.of("service", "ps", "-q", "--filter", "desired-state=accepted", service))
+                        .output()
+                        .isBlank();
+    }
+
+    private String lastTaskError(String service) throws IOException, InterruptedException {
+        String error = docker(List.of("service", "ps", "--no-trunc", "--format", "{{.Error}}", service))
+                .output()
+                .strip()
+                .lines()
+                .filter(line -> !line.isBlank())
+                .findFirst()
+                .orElse("");
+        return error.isEmpty() ? "its tasks exited" : error;
     }
 
     /** The images {@code bench swarm images} builds (local/streambench-NAME) that a stack file names. */
