@@ -26,13 +26,14 @@ import org.streambench.local.UserError;
  * as {@code local/streambench-NAME:latest}. An image whose folder has a file {@value #CLASSPATH_FILE}
  * gets Maven-resolved jars the suite already has: each of its lines, {@code MODULE FOLDER}, puts the
  * module's classpath (its jars, and its classes as {@code FOLDER/classes}) into {@code FOLDER} of a
- * build context staged under the swarm's work folder. Built images and Docker's build cache stay in
+ * build context staged under the swarm's work folder, with their order in {@code FOLDER/}{@value #ORDER_FILE}. Built images and Docker's build cache stay in
  * the suite's engine, so a second run takes seconds.
  */
 public final class SwarmImages {
 
     static final String IMAGE_PREFIX = "local/streambench-";
     static final String CLASSPATH_FILE = "classpath";
+    static final String ORDER_FILE = "classpath.txt";
     private static final Pattern FROM = Pattern.compile("(?m)^FROM\\s+local/debian:(\\S+)\\s*$");
     private static final String MIRROR = "http://deb.debian.org/debian";
     private static final long DEBOOTSTRAP_SECONDS = 900;
@@ -129,14 +130,20 @@ public final class SwarmImages {
                 continue;
             }
             Path into = Files.createDirectories(context.resolve(words[1]));
+            List<String> order = new ArrayList<>();
             for (String entry : Home.classpathOf(words[0]).split(File.pathSeparator)) {
                 Path from = Path.of(entry);
                 if (Files.isDirectory(from)) {
                     copyTree(from, into.resolve("classes"));
+                    order.add("classes");
                 } else if (Files.isRegularFile(from)) {
                     Files.copy(from, into.resolve(from.getFileName().toString()), StandardCopyOption.REPLACE_EXISTING);
+                    order.add(from.getFileName().toString());
                 }
             }
+            // the classpath's order, for a daemon whose jars carry duplicate classes (a wildcard's order is the
+            // directory's)
+            Files.write(into.resolve(ORDER_FILE), order, StandardCharsets.UTF_8);
         }
         return context;
     }
