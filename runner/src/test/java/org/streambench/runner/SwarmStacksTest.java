@@ -78,8 +78,14 @@ class SwarmStacksTest {
                     Files.isRegularFile(SWARM.resolve(stack.getFileName())),
                     stack.getFileName() + ": a profile of a full-size stack");
             long reservedBytes = 0;
-            for (Map.Entry<String, JsonNode> service :
-                    iterable(stackConfig(stack).get("services"))) {
+            JsonNode config = stackConfig(stack);
+            List<String> hostNetworks = new ArrayList<>();
+            for (Map.Entry<String, JsonNode> network : iterable(config.path("networks"))) {
+                if ("host".equals(network.getValue().path("name").asText())) {
+                    hostNetworks.add(network.getKey());
+                }
+            }
+            for (Map.Entry<String, JsonNode> service : iterable(config.get("services"))) {
                 String where = stack.getFileName() + " service " + service.getKey();
                 JsonNode s = service.getValue();
                 String image = s.path("image").asText();
@@ -92,8 +98,19 @@ class SwarmStacksTest {
                                 SWARM.resolve("images").resolve(name).resolve("Dockerfile")),
                         where + ": docker-swarm/images/" + name + "/Dockerfile");
                 JsonNode deploy = s.path("deploy");
-                assertEquals(
-                        "dnsrr", deploy.path("endpoint_mode").asText(), where + ": names resolve to tasks, no IPVS");
+                // docker stack config writes a service's networks as a mapping (name: options)
+                List<String> networks = new ArrayList<>();
+                s.path("networks").fieldNames().forEachRemaining(networks::add);
+                boolean onTheHostsNetwork = networks.stream().anyMatch(hostNetworks::contains);
+                if (onTheHostsNetwork) {
+                    assertEquals(1, networks.size(), where + ": the host's network only");
+                    assertFalse(s.has("ports"), where + ": on the host's network, it publishes nothing");
+                } else {
+                    assertEquals(
+                            "dnsrr",
+                            deploy.path("endpoint_mode").asText(),
+                            where + ": names resolve to tasks, no IPVS");
+                }
                 assertEquals(
                         "node.role == manager",
                         deploy.path("placement").path("constraints").path(0).asText(),

@@ -12,6 +12,10 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -33,7 +39,8 @@ import org.streambench.servers.TestServers;
 
 /**
  * The PostgreSQL stack (a primary and two streaming replicas), the Cassandra stack (three nodes),
- * the MariaDB stack (three Galera nodes) and the Redis stack (a primary and two replicas) on a
+ * the MariaDB stack (three Galera nodes), the Redis stack (a primary and two replicas) and the HBase
+ * stack (a master and two region servers on HDFS, with ZooKeeper) on a
  * single-node swarm of the test's own: bench swarm up starts a Docker engine under the test's
  * work folder, bench swarm images builds the images offline, bench swarm deploy --single-node waits
  * until a stack is healthy, a bounded bench run against it is verified, every replica holds what
@@ -65,7 +72,7 @@ class SwarmTest {
         Assumptions.assumeFalse(othersEngine, "another Docker engine runs here; the suite never shares one");
         CliResult up = CliResult.bench("swarm", "up");
         assertEquals(0, up.code(), up.toString());
-        CliResult images = CliResult.bench("swarm", "images", "postgresql", "cassandra", "mariadb", "redis");
+        CliResult images = CliResult.bench("swarm", "images", "postgresql", "cassandra", "mariadb", "redis", "hbase");
         assertEquals(0, images.code(), images.toString());
     }
 
@@ -199,6 +206,27 @@ class SwarmTest {
         }
     }
 
+    @Test
+    void aVerifiedRunAgainstHBaseWithTwoRegionServersWhoseTableIsOnHdfs(@TempDir Path tmp) throws Exception {
+        deployHealthy("hbase");
+        assertVerifiedRunAs(null, tmp, "hbase", "127.0.0.1:22181");
+
+        String master = http("http://127.0.0.1:26001/jmx?qry=Hadoop:service=HBase,name=Master,sub=Server");
+        assertTrue(master.matches("(?s).*\"numRegionServers\" ?: ?2,.*"), master);
+        // the prefill was flushed before the run: its 500 rows of 1,000 B BLOBs are HFiles on HDFS
+        String table = http("http://127.0.0.1:28070/webhdfs/v1/hbase/data/default/sensor_records?op=GETCONTENTSUMMARY");
+        Matcher length = Pattern.compile("\"length\" ?: ?(\\d+)").matcher(table);
+        assertTrue(length.find(), table);
+        assertTrue(Long.parseLong(length.group(1)) >= 500 * 1000, table);
+    }
+
+    private static String http(String url) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), url + ": " + response.body());
+        return response.body();
+    }
+
     private static String field(String info, String name) {
         return info.lines()
                 .filter(line -> line.startsWith(name + ":"))
@@ -265,21 +293,18 @@ class SwarmTest {
         return assertVerifiedRunAs("streambench", tmp, database, url, settings);
     }
 
+    /** As {@code user} with the stack's password; a null user: a database without passwords (HBase). */
     private static CliResult assertVerifiedRunAs(String user, Path tmp, String database, String url, String... settings)
             throws IOException {
         Path out = tmp.resolve("run");
-        List<String> args = new ArrayList<>(List.of(
-                "run",
-                "--engine",
-                "flink",
-                "--db",
-                database,
-                "--db-url",
-                url,
-                "--db-user",
-                user,
-                "--db-password-file",
-                SWARM_DIR.resolve("streambench_db_password").toString()));
+        List<String> args = new ArrayList<>(List.of("run", "--engine", "flink", "--db", database, "--db-url", url));
+        if (user != null) {
+            args.addAll(List.of(
+                    "--db-user",
+                    user,
+                    "--db-password-file",
+                    SWARM_DIR.resolve("streambench_db_password").toString()));
+        }
         args.addAll(List.of(settings));
         args.addAll(List.of(
                 "--pattern",
