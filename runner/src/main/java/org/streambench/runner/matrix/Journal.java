@@ -53,9 +53,19 @@ public final class Journal {
             this.document = document(State.PENDING, null, 0, null, null, null, null, null, Map.of());
         }
 
-        Entry(Cell cell, MatrixJournal.CellEntry document) {
+        /** A cell as a journal read holds it: its id and access mode written as this version writes them, an unknown state refused. */
+        Entry(Cell cell, MatrixJournal.CellEntry read) {
             this.cell = cell;
-            this.document = document;
+            this.document = document(
+                    State.parse(read.state()),
+                    read.reason(),
+                    read.attempts(),
+                    read.startedAt(),
+                    read.wallSeconds(),
+                    read.measuredSeconds(),
+                    read.overheadSeconds(),
+                    read.throughput(),
+                    read.phaseSeconds() == null ? Map.of() : read.phaseSeconds());
         }
 
         public Cell cell() {
@@ -87,7 +97,7 @@ public final class Journal {
 
         /** Where its wall time went, phase by phase (serverStart when its database server was started for it). */
         public Map<String, Double> phaseSeconds() {
-            return document.phaseSeconds() == null ? Map.of() : document.phaseSeconds();
+            return document.phaseSeconds();
         }
 
         MatrixJournal.CellEntry document() {
@@ -272,7 +282,6 @@ public final class Journal {
                             c.access() == null ? Cell.SYNC : c.access(),
                             c.repetition()),
                     c);
-            State.parse(c.state()); // an unknown state is refused when the journal is read, not mid-matrix
             journal.entries.put(entry.cell().id(), entry);
         }
         return journal;

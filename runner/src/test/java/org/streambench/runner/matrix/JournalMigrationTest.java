@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.streambench.model.JournalJson;
+import org.streambench.model.MatrixJournal;
 
 /**
  * A journal of the layout before access modes (version 1, as bench matrix wrote it until then)
@@ -42,6 +44,11 @@ class JournalMigrationTest {
         String written = Files.readString(dir.resolve(Journal.FILE));
         assertTrue(written.contains("\"version\" : 3"), written);
         assertEquals(List.of(Cell.SYNC), Journal.read(dir).plan().accesses());
+        MatrixJournal rewritten = JournalJson.read(dir.resolve(Journal.FILE));
+        assertEquals(
+                List.of(Cell.SYNC, Cell.SYNC, Cell.SYNC, Cell.SYNC),
+                rewritten.cells().stream().map(MatrixJournal.CellEntry::access).toList(),
+                "each cell's access mode written as this version writes it");
     }
 
     @Test
