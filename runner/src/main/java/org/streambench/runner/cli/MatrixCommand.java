@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import org.streambench.db.CeilingTool;
 import org.streambench.db.Databases;
 import org.streambench.local.Home;
@@ -23,8 +22,6 @@ import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.capacity.CapacityRun;
 import org.streambench.runner.capacity.CapacitySearch;
-import org.streambench.runner.ceiling.CeilingBesideRun;
-import org.streambench.runner.ceiling.CeilingRun;
 import org.streambench.runner.ceiling.MatrixCeilings;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
@@ -75,7 +72,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     static final List<String> STUDY_PATTERNS = List.of("read", "insert", "update", "mixed");
     static final List<String> STUDY_BLOBS = List.of("1", "10000", "100000");
     /** What a cell costs besides its warm-up and measured window (job JVM start, reset, prefill, stop, verify), until measured. */
-    private static final int ESTIMATED_OVERHEAD_SECONDS = 20;
+    static final int ESTIMATED_OVERHEAD_SECONDS = 20;
     /** The same on YARN, where the job's first record comes some 13 s later than a local job JVM's (its containers start). */
     private static final int ESTIMATED_YARN_OVERHEAD_SECONDS = 35;
 
@@ -482,7 +479,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                         maxTime == null ? CapacityCommand.DEFAULT_MAX_TIME : maxTime));
     }
 
-    private record CapacitySettings(CapacitySearch.Objective objective, CapacitySearch.Bounds bounds) {}
+    record CapacitySettings(CapacitySearch.Objective objective, CapacitySearch.Bounds bounds) {}
 
     /** Checks every cell as `bench run` would, before anything starts; returns their specs. */
     private List<ExperimentSpec> checkCells(List<Cell> cells) throws IOException {
@@ -520,7 +517,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 CeilingCommand.requireInstalled(CeilingCommand.toolOf(database).orElseThrow()));
     }
 
-    private static List<String> databasesWithCeilingTool(List<Cell> cells) {
+    static List<String> databasesWithCeilingTool(List<Cell> cells) {
         return cells.stream()
                 .map(Cell::database)
                 .distinct()
@@ -540,114 +537,18 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     /** The plan and its estimated wall time; with the journal of a matrix under way, its measured overhead. */
     private void printPlan(
             PrintWriter console, MatrixPlan plan, List<Cell> cells, List<ExperimentSpec> specs, Journal measured) {
-        console.printf(
-                Locale.ROOT,
-                "engines %s x databases %s x patterns %s x BLOBs %s x access modes %s x %d repetition(s)%n",
-                plan.engines(),
-                plan.databases(),
-                plan.patterns(),
-                plan.blobs(),
-                plan.accesses(),
-                plan.repetitions());
-        if (!specs.isEmpty()) {
-            console.printf(
-                    Locale.ROOT,
-                    "each cell: warm-up %s, %d s measured, %,d keys, parallelism %d, metrics on %s%n",
-                    experiment.steadyWarmup()
-                            ? "until steady, at most " + specs.get(0).warmupSeconds() + " s"
-                            : specs.get(0).warmupSeconds() + " s",
-                    specs.get(0).durationSeconds(),
-                    specs.get(0).keys(),
-                    specs.get(0).parallelism(),
-                    job.metricsPort.trim().equals("0") ? "any free port" : "port " + job.metricsPort.trim());
-        }
-        List<Double> overheads = measured == null ? List.of() : MatrixRunner.sortedOverheads(measured);
-        double overhead = overheads.isEmpty() ? estimatedOverheadSeconds() : MatrixRunner.median(overheads);
-        CapacitySettings search = capacitySettings();
-        if (search != null && !specs.isEmpty()) {
-            console.printf(
-                    Locale.ROOT,
-                    "each cell a capacity search at parallelism %d, objective %s: a probe and at most %d steps or %s,"
-                            + " each step a run as above at a fixed rate%n",
-                    specs.get(0).parallelism(),
-                    search.objective().describe(),
-                    search.bounds().maxSteps(),
-                    TimeBudget.human(
-                            TimeUnit.NANOSECONDS.toSeconds(search.bounds().maxNanos())));
-        }
-        long seconds = 0;
-        for (int i = 0; i < cells.size(); i++) {
-            ExperimentSpec spec = specs.get(i);
-            console.printf(Locale.ROOT, "  %3d. %s%n", i + 1, cells.get(i).id());
-            long step = Math.round(spec.warmupSeconds() + spec.durationSeconds() + overhead);
-            seconds += search == null ? step : CapacityCommand.longestSearchSeconds(search.bounds(), step);
-        }
-        if (ceiling && !specs.isEmpty()) {
-            seconds += printCeilings(console, cells, specs);
-        }
-        console.printf(
-                Locale.ROOT,
-                "%d experiment%s; estimated wall time%s %s (the longest warm-up + measured + %s per run "
-                        + "for server start, reset, prefill, job start, stop and verification)%n",
-                cells.size(),
-                cells.size() == 1 ? "" : "s",
-                search == null ? "" : " at most",
-                TimeBudget.human(seconds),
-                overheads.isEmpty()
-                        ? "about " + estimatedOverheadSeconds() + " s (more with large key spaces)"
-                        : String.format(
-                                Locale.ROOT,
-                                "%.0f s (the median overhead of this matrix's %d finished experiments)",
-                                overhead,
-                                overheads.size()));
-    }
-
-    /** Prints the ceilings the cells need; returns their estimated seconds. */
-    private static long printCeilings(PrintWriter console, List<Cell> cells, List<ExperimentSpec> specs) {
-        List<String> keys = specs.stream()
-                .filter(spec -> CeilingCommand.toolFor(spec).isPresent())
-                .map(MatrixCeilings::key)
-                .distinct()
-                .toList();
-        List<String> refused = specs.stream()
-                .filter(spec -> CeilingCommand.toolOf(spec.database()).isPresent()
-                        && CeilingCommand.toolFor(spec).isEmpty())
-                .map(spec -> spec.database() + " " + CeilingRun.label(spec.access()) + " ("
-                        + CeilingRun.refusal(
-                                CeilingCommand.toolOf(spec.database()).orElseThrow(), CeilingBesideRun.requestOf(spec))
-                        + ")")
-                .distinct()
-                .toList();
-        List<String> withTool = databasesWithCeilingTool(cells);
-        List<String> without = cells.stream()
-                .map(Cell::database)
-                .distinct()
-                .filter(database -> !withTool.contains(database))
-                .toList();
-        ExperimentSpec first = specs.get(0);
-        console.printf(
-                Locale.ROOT,
-                "ceilings: %d (the database's own tool once per database x pattern x BLOB x access mode, %d thread%s, %d s each, into"
-                        + " DIR/%s/, unless an earlier run of this matrix measured it): %s%s%n",
-                keys.size(),
-                first.parallelism(),
-                first.parallelism() == 1 ? "" : "s",
-                first.durationSeconds(),
-                MatrixCeilings.FOLDER,
-                String.join(
-                        ", ",
-                        withTool.stream()
-                                .map(database -> database + " ("
-                                        + CeilingCommand.toolOf(database)
-                                                .orElseThrow()
-                                                .name() + ")")
-                                .toList()),
-                without.isEmpty() ? "" : "; without a tool: " + String.join(", ", without));
-        if (!refused.isEmpty()) {
-            console.println(
-                    "no ceiling for these cells' access mode (they run without one): " + String.join("; ", refused));
-        }
-        return (long) keys.size() * (first.durationSeconds() + ESTIMATED_OVERHEAD_SECONDS);
+        MatrixPlanPrinter.print(
+                console,
+                new MatrixPlanPrinter.Settings(
+                        experiment.steadyWarmup(),
+                        job.metricsPort,
+                        estimatedOverheadSeconds(),
+                        capacitySettings(),
+                        ceiling),
+                plan,
+                cells,
+                specs,
+                measured);
     }
 
     /**
