@@ -7,28 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.streambench.generator.Pattern;
 
 /** The spec travels to the job as text: every field arrives as sent, the password never travels in it. */
 class ExperimentSpecTest {
 
-    private static final ExperimentSpec EVERY_FIELD_SET = ExperimentSpec.builder("spark", "mariadb", Pattern.MIXED)
-            .blobBytes(10_000)
-            .durationSeconds(45)
-            .warmupSeconds(15)
-            .rate(1234.5)
-            .keys(2000)
-            .parallelism(3)
-            .generatorParallelism(2)
-            .seed(99)
-            .runToken(41)
-            .recordsPerGenerator(500)
-            .metricsHost("0.0.0.0")
-            .metricsPort(9401)
-            .collector("http://runner:4000/")
-            .databaseSettings(Map.of("url", "jdbc:mariadb://db:3306/bench", "user", "bench"))
-            .engineSettings(Map.of("batchIntervalMillis", "500"))
-            .build();
+    private static final ExperimentSpec EVERY_FIELD_SET = ExperimentSpecs.EVERY_FIELD_SET;
 
     @Test
     void everyFieldSurvivesTheText() {

@@ -11,8 +11,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.streambench.generator.Pattern;
 import org.streambench.model.RunDocument;
-import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.ExperimentSpecs;
 
 /**
  * The job's spec and the spec result.json records are two forms of one thing: every field of the
@@ -40,24 +40,9 @@ class SpecDocumentTest {
 
     @Test
     void everyFieldKeepsItsValueAndOnlyThePasswordIsMasked() throws Exception {
-        ExperimentSpec spec = ExperimentSpec.builder("spark", "hbase", Pattern.MIXED)
-                .blobBytes(10_000)
-                .durationSeconds(31)
-                .warmupSeconds(7)
-                .rate(1234.5)
-                .keys(4321)
-                .parallelism(3)
-                .generatorParallelism(2)
-                .seed(99)
-                .runToken(17)
-                .recordsPerGenerator(555)
-                .metricsHost("10.0.0.9")
-                .metricsPort(9999)
-                .collector("http://127.0.0.1:1/")
-                .databaseSettings(Map.of("url", "jdbc:x", "password", "secret"))
-                .engineSettings(Map.of("batchIntervalMillis", "200"))
-                .access(AccessMode.parse("batch:16"))
-                .build();
+        Map<String, String> withPassword = new LinkedHashMap<>(ExperimentSpecs.EVERY_FIELD_SET.databaseSettings());
+        withPassword.put("password", "secret");
+        ExperimentSpec spec = ExperimentSpecs.EVERY_FIELD_SET.withDatabaseSettings(withPassword);
         RunDocument.Spec document = ResultFiles.spec(spec);
         for (RecordComponent field : RunDocument.Spec.class.getRecordComponents()) {
             Object recorded = field.getAccessor().invoke(document);
