@@ -126,10 +126,6 @@ public final class ResultFiles {
     static RunDocument toDocument(RunResult r) {
         boolean reads = r.spec().pattern().reads();
         JobReport report = r.report();
-        Map<String, RunDocument.Latency> byResult = new LinkedHashMap<>();
-        if (report != null) {
-            byResult.putAll(report.latencyByResult());
-        }
         Map<String, Double> phases = new LinkedHashMap<>();
         r.phaseSeconds().forEach((phase, seconds) -> phases.put(phase, Math.round(seconds * 1000) / 1000.0));
         return new RunDocument(
@@ -142,7 +138,7 @@ public final class ResultFiles {
                 r.throughput(),
                 r.rate(),
                 reads ? r.readLatencyMicros() : null,
-                reads ? byResult : null,
+                reads ? (report == null ? Map.of() : report.latencyByResult()) : null,
                 report == null ? null : report.endToEnd(),
                 report == null ? null : report.generatorDelay(),
                 accessLatency(report),
@@ -158,7 +154,7 @@ public final class ResultFiles {
         if (report == null || report.access().isEmpty()) {
             return null;
         }
-        return new LinkedHashMap<>(report.access());
+        return report.access();
     }
 
     /** A spec as result.json (and a matrix's journal) hold it: typed, with the password masked. */
