@@ -20,6 +20,8 @@ public final class Swarm {
     public static final String STACK_PREFIX = "streambench-";
     /** Longer than a restart policy's delay (5 s unless a stack sets one) between a failed task and the next. */
     static final int GIVEN_UP_SECONDS = 30;
+    /** The desired states of a task the swarm still means to run. */
+    private static final List<String> TASK_TO_RUN = List.of("Running", "Ready", "Accepted");
     /** The attachable overlay network every stack joins, created on the first deploy. */
     public static final String NETWORK = "streambench";
 
@@ -187,15 +189,12 @@ public final class Swarm {
      * restart (the policy's delay) too, so the caller waits {@value #GIVEN_UP_SECONDS} s before it calls it given up.
      */
     private boolean givenUp(String service) throws IOException, InterruptedException {
-        boolean hadTasks =
-                !docker(List.of("service", "ps", "-q", service)).output().isBlank();
-        return hadTasks
-                && docker(List.of("service", "ps", "-q", "--filter", "desired-state=running", service))
-                        .output()
-                        .isBlank()
-                && docker(List.of("service", "ps", "-q", "--filter", "desired-state=accepted", service))
-                        .output()
-                        .isBlank();
+        List<String> desired = docker(List.of("service", "ps", "--format", "{{.DesiredState}}", service))
+                .output()
+                .strip()
+                .lines()
+                .toList();
+        return !desired.isEmpty() && desired.stream().noneMatch(TASK_TO_RUN::contains);
     }
 
     private String lastTaskError(String service) throws IOException, InterruptedException {
