@@ -18,6 +18,8 @@ public final class SparkEngine implements EngineProvider {
 
     static final String MODULE = "spark-job";
     private static final int EXECUTORS = 2;
+    /** Where a YARN container of Spark's finds the jars Spark uploaded, relative to its working folder. */
+    private static final String SPARK_LIBS = "__spark_libs__/";
 
     /** JDK 17 flags: without them Spark's reflection into the JDK fails and no record flows. */
     private static final List<String> JVM_FLAGS = List.of(
@@ -93,11 +95,14 @@ public final class SparkEngine implements EngineProvider {
         int slots = spec.generatorParallelism() + spec.parallelism();
         String javaOptions = Stream.concat(jvmFlags().stream(), job.connectorJvmFlags().stream())
                 .collect(Collectors.joining(" "));
+        // on a cluster whose file system is this machine's, the containers read the jars where they are
+        // ("local:"); on one with a distributed file system (HDFS), Spark uploads them to its staging folder there
+        String jarScheme = job.clusterFileSystemIsLocal() ? "local:" : "file:";
         Properties settings = new Properties();
         settings.setProperty(
                 "spark.yarn.jars",
                 Stream.concat(job.jarsOf(MODULE).stream(), Stream.of(appJar.toString()))
-                        .map(jar -> "local:" + jar)
+                        .map(jar -> jarScheme + jar)
                         .collect(Collectors.joining(",")));
         settings.setProperty("spark.yarn.populateHadoopClasspath", "false");
         settings.setProperty("spark.yarn.maxAppAttempts", "1");
@@ -110,7 +115,17 @@ public final class SparkEngine implements EngineProvider {
         settings.setProperty("spark.locality.wait", "0s");
         settings.setProperty("spark.executor.memory", job.containerMemory());
         settings.setProperty("spark.driver.memory", job.containerMemory());
-        if (job.clusterFileSystemIsLocal()) {
+        if (!job.clusterFileSystemIsLocal()) {
+            // uploaded jars are on the containers' classpath in no set order (__spark_libs__/*), where the Hadoop 2
+            // classes of the HBase client's jar could shadow Hadoop 3's: the Hadoop jars go first
+            String hadoopFirst = job.jarsOf(MODULE).stream()
+                    .map(jar -> Path.of(jar).getFileName().toString())
+                    .filter(name -> name.startsWith("hadoop-"))
+                    .map(name -> SPARK_LIBS + name)
+                    .collect(Collectors.joining(":"));
+            settings.setProperty("spark.driver.extraClassPath", hadoopFirst);
+            settings.setProperty("spark.executor.extraClassPath", hadoopFirst);
+        } else {
             // Spark removes its staging folder (these settings, password included) when its driver shuts
             // down or the application fails, not when a run ends its job: in the run's folder it goes with the run
             settings.setProperty(

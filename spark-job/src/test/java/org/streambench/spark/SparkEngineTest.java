@@ -57,6 +57,35 @@ class SparkEngineTest {
     }
 
     @Test
+    void onAClusterWithHdfsSparkUploadsTheJarsAndStagesThere(@TempDir Path tmp) throws Exception {
+        ExperimentSpec spec =
+                ExperimentSpec.builder("spark", "postgresql", Pattern.UPDATE).build();
+        RecordingYarnJob job = new RecordingYarnJob(spec, tmp)
+                .withJars(
+                        SparkEngine.MODULE,
+                        "/m2/spark-core_2.12-3.5.5.jar",
+                        "/m2/hadoop-client-api-3.4.2.jar",
+                        "/m2/hbase-shaded-client-2.6.4.jar")
+                .onDistributedFileSystem();
+
+        new SparkEngine().yarnSubmitCommand(job);
+
+        Properties settings = job.writtenSettings();
+        assertEquals(
+                "file:/m2/spark-core_2.12-3.5.5.jar,file:/m2/hadoop-client-api-3.4.2.jar,"
+                        + "file:/m2/hbase-shaded-client-2.6.4.jar,file:" + job.moduleJar(SparkEngine.MODULE),
+                settings.getProperty("spark.yarn.jars"),
+                "the cluster's containers cannot read this machine's files");
+        assertFalse(settings.containsKey("spark.yarn.stagingDir"), "Spark's own staging folder on the cluster's HDFS");
+        for (String jvm : List.of("driver", "executor")) {
+            assertEquals(
+                    "__spark_libs__/hadoop-client-api-3.4.2.jar",
+                    settings.getProperty("spark." + jvm + ".extraClassPath"),
+                    "Hadoop 3 before the HBase client's Hadoop 2 classes in the " + jvm);
+        }
+    }
+
+    @Test
     void aBatchIntervalMustBeAPositiveWholeNumber() {
         SparkEngine spark = new SparkEngine();
         IllegalArgumentException e = assertThrows(

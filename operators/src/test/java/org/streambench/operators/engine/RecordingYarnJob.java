@@ -27,6 +27,7 @@ public final class RecordingYarnJob implements YarnJob {
     private final Map<String, List<String>> yarnJarsByModule = new LinkedHashMap<>();
     private final Map<String, String> requested = new LinkedHashMap<>();
     private final Path settingsFile;
+    private boolean clusterFileSystemIsLocal = true;
 
     /** A job of {@code spec} in a checkout at {@code root} (a temporary folder). */
     public RecordingYarnJob(ExperimentSpec spec, Path root) throws IOException {
@@ -40,6 +41,12 @@ public final class RecordingYarnJob implements YarnJob {
     /** The jars {@link #jarsOf} and {@link #classpathOf} give for {@code module}. */
     public RecordingYarnJob withJars(String module, String... jars) {
         jarsByModule.put(module, List.of(jars));
+        return this;
+    }
+
+    /** A cluster whose default file system is a distributed one (HDFS), not this machine's. */
+    public RecordingYarnJob onDistributedFileSystem() {
+        clusterFileSystemIsLocal = false;
         return this;
     }
 
@@ -102,7 +109,7 @@ public final class RecordingYarnJob implements YarnJob {
 
     @Override
     public boolean clusterFileSystemIsLocal() {
-        return true;
+        return clusterFileSystemIsLocal;
     }
 
     /** What a connector asks every JVM of the job for (the engine tests check it reaches the containers). */
