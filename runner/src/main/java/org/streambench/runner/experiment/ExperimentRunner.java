@@ -269,7 +269,8 @@ public final class ExperimentRunner {
 
     /**
      * Kills the job JVM if it still runs (on YARN: the application, then its submitter), waits for
-     * it, and deletes its temporary folder; on YARN, copies the containers' logs into the run's folder.
+     * it, and deletes its temporary folder (on a YARN cluster with HDFS, also there); on YARN, copies the
+     * containers' logs into the run's folder.
      */
     private void end(JobLauncher.Job job, Path dir) {
         Path jobTmp = dir.resolve(JOB_TMP);
@@ -282,6 +283,7 @@ public final class ExperimentRunner {
         try {
             process.waitFor(10, TimeUnit.SECONDS);
             job.keepLogs(dir);
+            job.deleteStagingOnCluster(jobTmp);
             Folders.deleteTree(jobTmp);
         } catch (IOException e) {
             out.println("warning: could not delete the job's temporary folder " + jobTmp + ": " + e);

@@ -47,6 +47,9 @@ public interface JobLauncher {
         /** Once the job is over: keeps the cluster's logs of it (the containers') in the run's folder {@code dir}. */
         default void keepLogs(Path dir) {}
 
+        /** Once the job is over: deletes what it staged on the cluster's file system in its temporary folder. */
+        default void deleteStagingOnCluster(Path jobTmp) {}
+
         /** "; YARN application ID STATE (...)", or nothing. */
         default String describe() {
             return "";

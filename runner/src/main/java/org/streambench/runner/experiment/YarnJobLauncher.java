@@ -58,6 +58,11 @@ final class YarnJobLauncher implements JobLauncher {
             }
 
             @Override
+            public void deleteStagingOnCluster(Path jobTmp) {
+                submission.deleteStaging(jobTmp);
+            }
+
+            @Override
             public String describe() {
                 return submission.describe();
             }

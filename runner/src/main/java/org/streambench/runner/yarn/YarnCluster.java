@@ -33,7 +33,9 @@ public final class YarnCluster {
 
     public static final String YARN_SITE = "yarn-site.xml";
     private static final String CORE_SITE = "core-site.xml";
+    private static final String HDFS_SITE = "hdfs-site.xml";
     private static final int DEFAULT_WEBAPP_PORT = 8088;
+    private static final int DEFAULT_NAMENODE_WEB_PORT = 9870;
     private static final String LOCAL = "the suite's local YARN";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP =
@@ -44,14 +46,22 @@ public final class YarnCluster {
     private final URI webapp;
     private final List<Path> nodeManagerLogDirs;
     private final String defaultFileSystem;
+    /** The HDFS NameNode's web address (its WebHDFS), when the default file system is HDFS. */
+    private final Optional<URI> namenodeWeb;
 
     private YarnCluster(
-            Path conf, String description, URI webapp, List<Path> nodeManagerLogDirs, String defaultFileSystem) {
+            Path conf,
+            String description,
+            URI webapp,
+            List<Path> nodeManagerLogDirs,
+            String defaultFileSystem,
+            Optional<URI> namenodeWeb) {
         this.conf = conf;
         this.description = description;
         this.webapp = webapp;
         this.nodeManagerLogDirs = nodeManagerLogDirs;
         this.defaultFileSystem = defaultFileSystem;
+        this.namenodeWeb = namenodeWeb;
     }
 
     /** What the ResourceManager reports: its state and version, and the nodes that run. */
@@ -94,7 +104,30 @@ public final class YarnCluster {
                 ? properties(coreSite, source).getOrDefault("fs.defaultFS", "file:///")
                 : "file:///";
         return new YarnCluster(
-                dir.toAbsolutePath(), source + " " + dir.toAbsolutePath(), webapp, logDirs, defaultFileSystem.trim());
+                dir.toAbsolutePath(),
+                source + " " + dir.toAbsolutePath(),
+                webapp,
+                logDirs,
+                defaultFileSystem.trim(),
+                namenodeWeb(dir, defaultFileSystem.trim(), source));
+    }
+
+    /** hdfs-site.xml's dfs.namenode.http-address, else the default file system's host at HDFS's web port. */
+    private static Optional<URI> namenodeWeb(Path dir, String defaultFileSystem, String source) {
+        if (!defaultFileSystem.startsWith("hdfs://")) {
+            return Optional.empty();
+        }
+        Path hdfsSite = dir.resolve(HDFS_SITE);
+        String address =
+                Files.isRegularFile(hdfsSite) ? properties(hdfsSite, source).get("dfs.namenode.http-address") : null;
+        try {
+            if (address == null || address.isBlank()) {
+                address = URI.create(defaultFileSystem).getHost() + ":" + DEFAULT_NAMENODE_WEB_PORT;
+            }
+            return Optional.of(URI.create("http://" + address.trim().replace("0.0.0.0", "127.0.0.1")));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /**
@@ -144,6 +177,33 @@ public final class YarnCluster {
      */
     public boolean defaultFileSystemIsLocal() {
         return defaultFileSystem.startsWith("file:");
+    }
+
+    /**
+     * Deletes {@code path} and what it holds from the cluster's HDFS (what the engines staged there
+     * for a run: their jars and settings, the database password among them), through the
+     * NameNode's WebHDFS; true if it was there. Nothing to do on a cluster whose file system is this
+     * machine's. Unreachable, or refused: an {@link IOException} that says so.
+     */
+    public boolean deleteFromDistributedFileSystem(Path path) throws IOException, InterruptedException {
+        if (namenodeWeb.isEmpty()) {
+            return false;
+        }
+        URI uri = namenodeWeb
+                .get()
+                .resolve("/webhdfs/v1" + path.toAbsolutePath() + "?op=DELETE&recursive=true&user.name="
+                        + System.getProperty("user.name"));
+        HttpResponse<String> response = HTTP.send(
+                HttpRequest.newBuilder(uri)
+                        .timeout(Duration.ofSeconds(30))
+                        .DELETE()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IOException("HDFS's NameNode at " + namenodeWeb.get() + " answered " + response.statusCode()
+                    + " to deleting " + path + ": " + response.body());
+        }
+        return JSON.readTree(response.body()).path("boolean").asBoolean();
     }
 
     /** Where the configuration came from, for messages. */

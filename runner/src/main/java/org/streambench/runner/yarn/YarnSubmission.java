@@ -334,6 +334,22 @@ public final class YarnSubmission {
         }
     }
 
+    /**
+     * Deletes what the job staged on the cluster's distributed file system: the engines stage in the
+     * run's temporary folder {@code jobTmp}, which on a cluster with HDFS is a folder of the same
+     * path there (Spark stages in a folder of its own, which it removes itself).
+     */
+    public void deleteStaging(Path jobTmp) {
+        try {
+            cluster.deleteFromDistributedFileSystem(jobTmp);
+        } catch (IOException | RuntimeException e) {
+            out.println("warning: could not delete the job's staged files " + jobTmp + " from the cluster's HDFS: "
+                    + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Kills the application unless it has ended; says so on {@code out}. */
     public void kill() {
         applicationId().ifPresent(application -> {
