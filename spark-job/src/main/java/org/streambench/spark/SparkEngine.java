@@ -115,6 +115,14 @@ public final class SparkEngine implements EngineProvider {
         settings.setProperty("spark.locality.wait", "0s");
         settings.setProperty("spark.executor.memory", job.containerMemory());
         settings.setProperty("spark.driver.memory", job.containerMemory());
+        // Spark removes its staging folder (these settings, password included) when its driver shuts down or the
+        // application fails, not when a run ends its job: in the run's temporary folder it goes with the run (on a
+        // cluster with HDFS, the folder of that path there, which the runner deletes)
+        settings.setProperty(
+                "spark.yarn.stagingDir",
+                job.clusterFileSystemIsLocal()
+                        ? settingsFile.getParent().toUri().toString()
+                        : settingsFile.getParent().toString());
         if (!job.clusterFileSystemIsLocal()) {
             // uploaded jars are on the containers' classpath in no set order (__spark_libs__/*), where the Hadoop 2
             // classes of the HBase client's jar could shadow Hadoop 3's: the Hadoop jars go first
@@ -125,11 +133,6 @@ public final class SparkEngine implements EngineProvider {
                     .collect(Collectors.joining(":"));
             settings.setProperty("spark.driver.extraClassPath", hadoopFirst);
             settings.setProperty("spark.executor.extraClassPath", hadoopFirst);
-        } else {
-            // Spark removes its staging folder (these settings, password included) when its driver shuts
-            // down or the application fails, not when a run ends its job: in the run's folder it goes with the run
-            settings.setProperty(
-                    "spark.yarn.stagingDir", settingsFile.getParent().toUri().toString());
         }
         job.requested(
                 settings,

@@ -57,7 +57,7 @@ class SparkEngineTest {
     }
 
     @Test
-    void onAClusterWithHdfsSparkUploadsTheJarsAndStagesThere(@TempDir Path tmp) throws Exception {
+    void onAClusterWithHdfsSparkUploadsTheJarsToTheRunsFolderThere(@TempDir Path tmp) throws Exception {
         ExperimentSpec spec =
                 ExperimentSpec.builder("spark", "postgresql", Pattern.UPDATE).build();
         RecordingYarnJob job = new RecordingYarnJob(spec, tmp)
@@ -76,7 +76,10 @@ class SparkEngineTest {
                         + "file:/m2/hbase-shaded-client-2.6.4.jar,file:" + job.moduleJar(SparkEngine.MODULE),
                 settings.getProperty("spark.yarn.jars"),
                 "the cluster's containers cannot read this machine's files");
-        assertFalse(settings.containsKey("spark.yarn.stagingDir"), "Spark's own staging folder on the cluster's HDFS");
+        assertEquals(
+                job.settingsFile().getParent().toString(),
+                settings.getProperty("spark.yarn.stagingDir"),
+                "staged in the run's folder's path on the cluster's HDFS, which the runner deletes");
         for (String jvm : List.of("driver", "executor")) {
             assertEquals(
                     "__spark_libs__/hadoop-client-api-3.4.2.jar",

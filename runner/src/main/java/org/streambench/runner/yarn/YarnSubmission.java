@@ -116,8 +116,10 @@ public final class YarnSubmission {
     public Process start(
             EngineProvider engine, ExperimentSpec spec, Path specFile, Path jobTmp, String containerMemory, Path log)
             throws IOException {
-        Job job =
-                new Job(engine, spec, specFile, jobTmp.resolve(engine.name() + "-submit.properties"), containerMemory);
+        // absolute: on a cluster with HDFS the engines stage in this path there, where a relative one would be
+        // the user's HDFS home's (or, for Apex, no path at all)
+        Path settingsFile = jobTmp.toAbsolutePath().resolve(engine.name() + "-submit.properties");
+        Job job = new Job(engine, spec, specFile, settingsFile, containerMemory);
         ProcessBuilder builder = new ProcessBuilder(engine.yarnSubmitCommand(job))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
