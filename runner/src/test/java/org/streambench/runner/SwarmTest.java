@@ -11,17 +11,21 @@ import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,14 +38,17 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.streambench.local.Home;
+import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.results.ResultFiles;
 import org.streambench.servers.TestServers;
 
 /**
  * The PostgreSQL stack (a primary and two streaming replicas), the Cassandra stack (three nodes),
  * the MariaDB stack (three Galera nodes), the Redis stack (a primary and two replicas) and the HBase
- * stack (a master and two region servers on HDFS, with ZooKeeper) on a
- * single-node swarm of the test's own: bench swarm up starts a Docker engine under the test's
+ * stack (a master and two region servers on HDFS, with ZooKeeper), and the base stack (HDFS and
+ * YARN) running a job on its YARN that the monitoring stack's Prometheus scrapes, on a single-node
+ * swarm of the test's own: bench swarm up starts a Docker engine under the test's
  * work folder, bench swarm images builds the images offline, bench swarm deploy --single-node waits
  * until a stack is healthy, a bounded bench run against it is verified, every replica holds what
  * was written, and bench swarm down leaves no container and no process of the engine behind. Tag "swarm" ({@code ./bench test --swarm}):
@@ -57,8 +64,8 @@ class SwarmTest {
     private static final String GALERA_URL =
             "jdbc:mariadb:sequential://127.0.0.1:23306,127.0.0.1:23307,127.0.0.1:23308/streambench";
 
-    /** The stack the running test deployed, removed after it. */
-    private String deployed;
+    /** The stacks the running test deployed, removed after it. */
+    private final List<String> deployed = new ArrayList<>();
 
     @BeforeAll
     static void upWithItsImage() {
@@ -72,7 +79,8 @@ class SwarmTest {
         Assumptions.assumeFalse(othersEngine, "another Docker engine runs here; the suite never shares one");
         CliResult up = CliResult.bench("swarm", "up");
         assertEquals(0, up.code(), up.toString());
-        CliResult images = CliResult.bench("swarm", "images", "postgresql", "cassandra", "mariadb", "redis", "hbase");
+        CliResult images = CliResult.bench(
+                "swarm", "images", "postgresql", "cassandra", "mariadb", "redis", "hbase", "hadoop", "prometheus");
         assertEquals(0, images.code(), images.toString());
     }
 
@@ -119,6 +127,57 @@ class SwarmTest {
             }
             assertEquals(primaryCount, replicaCount, replica + " streams what the primary holds");
         }
+    }
+
+    /**
+     * The study's path: the base stack's YARN (its ResourceManager and NodeManager in tasks, the
+     * engines' jars staged on its HDFS) runs the job against the PostgreSQL stack, verified, while
+     * the monitoring stack's Prometheus scrapes the job's containers; the application is the swarm
+     * YARN's, and what the run staged on HDFS is gone after it.
+     */
+    @Test
+    void aVerifiedRunOnTheSwarmsYarnAgainstThePostgresqlStackScrapedByItsPrometheus(@TempDir Path tmp)
+            throws Exception {
+        deployHealthy("base");
+        deployHealthy("postgresql");
+        deployHealthy("monitoring");
+        Path out = tmp.resolve("run");
+        CompletableFuture<CliResult> run = CompletableFuture.supplyAsync(() -> {
+            try {
+                return assertVerifiedRun(
+                        tmp,
+                        "postgresql",
+                        PRIMARY_URL,
+                        "--cluster",
+                        "yarn",
+                        "--yarn-conf",
+                        Home.root()
+                                .resolve("docker-swarm/single-node/yarn-conf")
+                                .toString());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        String query = "http://127.0.0.1:29090/api/v1/query?query="
+                + URLEncoder.encode("streambench_records_total{run=\"" + out + "\"} > 0", StandardCharsets.UTF_8);
+        String scraped = http(query);
+        while (!run.isDone() && !scraped.contains("\"role\":\"job\"")) {
+            Thread.sleep(500);
+            scraped = http(query);
+        }
+        assertTrue(
+                scraped.contains("\"role\":\"job\""), "the swarm's Prometheus scraped the job's records: " + scraped);
+        run.join();
+
+        Map<String, Object> result = ResultFiles.read(out);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> environment = (Map<String, Object>) result.get("environment");
+        assertEquals("yarn", environment.get("cluster"));
+        String application = http("http://127.0.0.1:28034/ws/v1/cluster/apps/" + environment.get("applicationId"));
+        assertTrue(application.contains("\"name\":\"streambench flink postgresql update"), application);
+        String staged = http("http://127.0.0.1:29870/webhdfs/v1" + out.toAbsolutePath() + "?op=LISTSTATUS&user.name="
+                + System.getProperty("user.name"));
+        assertFalse(staged.contains(ExperimentRunner.JOB_TMP), "the run's staged files are gone from HDFS: " + staged);
     }
 
     /**
@@ -270,18 +329,19 @@ class SwarmTest {
         }
     }
 
-    /** Each test's stack goes when the test ends: four clusters at once would share two cores. */
+    /** Each test's stacks go when the test ends: four clusters at once would share two cores. */
     @AfterEach
-    void removeTheStack() {
-        if (deployed != null) {
-            CliResult rm = CliResult.bench("swarm", "rm", deployed);
-            deployed = null;
+    void removeTheStacks() {
+        List<String> stacks = List.copyOf(deployed);
+        deployed.clear();
+        for (String stack : stacks) {
+            CliResult rm = CliResult.bench("swarm", "rm", stack);
             assertEquals(0, rm.code(), rm.toString());
         }
     }
 
     private void deployHealthy(String stack) {
-        deployed = stack;
+        deployed.add(stack);
         CliResult deploy = CliResult.bench("swarm", "deploy", stack, "--single-node");
         assertEquals(0, deploy.code(), deploy.toString());
         assertTrue(deploy.out().contains("stack streambench-" + stack + " healthy after"), deploy.out());

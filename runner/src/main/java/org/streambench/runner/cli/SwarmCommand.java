@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.streambench.local.Home;
+import org.streambench.runner.monitor.ScrapeTargets;
 import org.streambench.runner.swarm.LocalSwarm;
 import org.streambench.runner.swarm.Swarm;
 import org.streambench.runner.swarm.SwarmImages;
@@ -48,6 +49,7 @@ final class SwarmCommand {
         return new Swarm(
                 singleNode ? folder.resolve(SINGLE_NODE) : folder,
                 Swarm.host(local(command)),
+                new ScrapeTargets(Home.work()).dir(),
                 command.commandLine().getOut());
     }
 

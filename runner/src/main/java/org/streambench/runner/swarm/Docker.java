@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.streambench.local.UserError;
@@ -40,13 +41,19 @@ final class Docker {
         return run(arguments, null);
     }
 
-    /** Runs docker with {@code arguments}, its input from {@code input} (null: none). */
     Result run(List<String> arguments, Path input) throws IOException, InterruptedException {
+        return run(arguments, input, Map.of());
+    }
+
+    /** Runs docker with {@code arguments}, its input from {@code input} (null: none), {@code environment} added to its own. */
+    Result run(List<String> arguments, Path input, Map<String, String> environment)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add("docker");
         command.addAll(arguments);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(input == null ? new File("/dev/null") : input.toFile()));
+        builder.environment().putAll(environment);
         if (host != null) {
             builder.environment().put("DOCKER_HOST", host);
             builder.environment().remove("DOCKER_CONTEXT");

@@ -31,15 +31,24 @@ public final class Swarm {
      */
     public static final String DOCKER_HOST_PROPERTY = "streambench.docker.host";
 
+    /** The folder of the runner's scrape targets that the monitoring stacks mount, unless the user names another. */
+    public static final String TARGETS_VARIABLE = "STREAMBENCH_TARGETS";
+
     private final Path folder;
     private final PrintWriter out;
     private final Docker docker;
+    private final Path scrapeTargets;
 
-    /** The stacks of {@code folder} on the engine at {@code host} (null: the docker CLI's default). */
-    public Swarm(Path folder, String host, PrintWriter out) {
+    /**
+     * The stacks of {@code folder} on the engine at {@code host} (null: the docker CLI's default);
+     * {@code scrapeTargets} is the runner's folder of scrape targets, which a deploy gives the stack
+     * files as {@value #TARGETS_VARIABLE} when the environment does not.
+     */
+    public Swarm(Path folder, String host, Path scrapeTargets, PrintWriter out) {
         this.folder = folder;
         this.out = out;
         this.docker = new Docker(host);
+        this.scrapeTargets = scrapeTargets;
     }
 
     /**
@@ -115,7 +124,14 @@ public final class Swarm {
                 return created.code();
             }
         }
-        return echoed(docker(List.of("stack", "deploy", "--compose-file", file.toString(), STACK_PREFIX + name)));
+        Map<String, String> variables = new HashMap<>();
+        if (System.getenv(TARGETS_VARIABLE) == null) {
+            // a bind mount's source must exist before its task starts
+            Files.createDirectories(scrapeTargets);
+            variables.put(TARGETS_VARIABLE, scrapeTargets.toAbsolutePath().toString());
+        }
+        return echoed(docker.run(
+                List.of("stack", "deploy", "--compose-file", file.toString(), STACK_PREFIX + name), null, variables));
     }
 
     /**
