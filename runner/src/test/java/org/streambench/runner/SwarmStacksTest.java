@@ -167,14 +167,13 @@ class SwarmStacksTest {
     }
 
     @Test
-    void theClustersPrometheusConfigPassesPromtool() throws Exception {
-        Result check = run(List.of(
-                "promtool",
-                "check",
-                "config",
-                SWARM.resolve("prometheus/prometheus.yml").toString()));
-        assertEquals(0, check.code(), check.output());
-        assertTrue(check.output().contains("SUCCESS"), check.output());
+    void theClustersPrometheusConfigsPassPromtool() throws Exception {
+        for (String config : List.of("prometheus/prometheus.yml", "single-node/prometheus/prometheus.yml")) {
+            Result check = run(
+                    List.of("promtool", "check", "config", SWARM.resolve(config).toString()));
+            assertEquals(0, check.code(), config + ": " + check.output());
+            assertTrue(check.output().contains("SUCCESS"), config + ": " + check.output());
+        }
     }
 
     @Test
