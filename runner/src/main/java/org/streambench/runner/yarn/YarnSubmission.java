@@ -337,9 +337,9 @@ public final class YarnSubmission {
     }
 
     /**
-     * Deletes what the job staged on the cluster's distributed file system: the engines stage in the
-     * run's temporary folder {@code jobTmp}, which on a cluster with HDFS is a folder of the same
-     * path there (Spark stages in a folder of its own, which it removes itself).
+     * Deletes what the job staged on the cluster's distributed file system: every engine stages in
+     * the run's temporary folder {@code jobTmp}, which on a cluster with HDFS is a folder of the same
+     * (absolute) path there.
      */
     public void deleteStaging(Path jobTmp) {
         try {
