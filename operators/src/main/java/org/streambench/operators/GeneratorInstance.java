@@ -46,11 +46,36 @@ public final class GeneratorInstance {
     private final AtomicLong emitted;
     private final long limit;
     private final long maxInFlight;
+    /** While {@code heldRounds} is positive: the job emits this many records, then waits until they are processed. */
+    private long heldRecords;
+
+    private int heldRounds;
+    /** The rounds of held records the job has processed. */
+    private int processedRounds;
+
     private long sequence;
 
     /** Generator instance {@code instance} of the spec's run, in this JVM's worker. */
     public static GeneratorInstance of(ExperimentSpec spec, int instance) {
         return of(spec, instance, 0);
+    }
+
+    /**
+     * Generator instance {@code instance} of the spec's run, in this JVM's worker, for an engine
+     * whose backpressure learns the processing speed only from finished work (Spark's rate
+     * estimator, from its second completed micro-batch with records): on an unthrottled run the job
+     * emits {@code records} records and waits until they are processed, {@code rounds} times, so the
+     * engine's first guess of the speed cannot queue more than that before it has learned. Without
+     * the hold, a database of 25 records/s met Spark's first batches at 1,000 records/s: 40 s per
+     * batch while the receiver queued 40,000 more, which the stop then had to drain.
+     */
+    public static GeneratorInstance heldUntilProcessed(ExperimentSpec spec, int instance, long records, int rounds) {
+        GeneratorInstance generator = new GeneratorInstance(JobRuntime.of(spec), instance, 0);
+        if (spec.rate() <= 0) {
+            generator.heldRecords = records;
+            generator.heldRounds = rounds;
+        }
+        return generator;
     }
 
     /**
@@ -134,6 +159,9 @@ public final class GeneratorInstance {
                 LockSupport.parkNanos(CREDIT_WAIT_NANOS);
             }
         }
+        if (processedRounds < heldRounds && (sequence & CREDIT_CHECK_MASK) == 0 && !awaitHeldRecordsProcessed()) {
+            return ended();
+        }
         long intended;
         if (schedule.throttled()) {
             intended = schedule.acquire();
@@ -150,6 +178,23 @@ public final class GeneratorInstance {
         TimedRecord record = generator.timed(sequence++, intended);
         emitted.lazySet(sequence); // read only by scrapes and the in-flight check, which need no fence per record
         return record;
+    }
+
+    /** Waits while a round of held records is emitted but not all processed; false if the job stops meanwhile. */
+    private boolean awaitHeldRecordsProcessed() {
+        while (processedRounds < heldRounds) {
+            long roundEnd = (processedRounds + 1) * heldRecords;
+            if (runtime.jobHandled() >= roundEnd) {
+                processedRounds++;
+            } else if (runtime.jobEmitted() < roundEnd) {
+                return true;
+            } else if (runtime.stopRequested()) {
+                return false;
+            } else {
+                LockSupport.parkNanos(CREDIT_WAIT_NANOS);
+            }
+        }
+        return true;
     }
 
     /** This instance will not emit again: the job learns it, so it knows when every generator is done. */

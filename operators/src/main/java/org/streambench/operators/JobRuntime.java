@@ -336,6 +336,16 @@ public final class JobRuntime implements AutoCloseable {
         return totalEmitted() + others.othersEmitted() - handled() - others.othersHandled();
     }
 
+    /** Records the whole job processed (successfully or not), as far as this worker knows. */
+    long jobHandled() {
+        return handled() + view().othersHandled();
+    }
+
+    /** Records the whole job emitted, as far as this worker knows. */
+    long jobEmitted() {
+        return totalEmitted() + view().othersEmitted();
+    }
+
     private long handled() {
         long handled = metrics.errorCount();
         for (Operation op : Operation.values()) {
