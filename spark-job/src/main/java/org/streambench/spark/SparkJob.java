@@ -31,6 +31,14 @@ public final class SparkJob {
 
     /** Each receiver's rate in its first batches when unthrottled, until the rate estimator has learned. */
     private static final long UNTHROTTLED_INITIAL_RATE = 1000;
+    /**
+     * An unthrottled job emits this many records and waits until they are processed, twice, before
+     * it runs free: Spark's rate estimator publishes its first rate after its second completed batch
+     * with records, and until then the receivers take the initial rate whatever the database manages.
+     */
+    private static final long UNTHROTTLED_HELD_RECORDS = 500;
+
+    private static final int UNTHROTTLED_HELD_ROUNDS = 2;
 
     public static void main(String[] args) {
         JobMain.run(args, "Apache Spark " + org.apache.spark.package$.MODULE$.SPARK_VERSION(), SparkJob::run);
@@ -54,7 +62,10 @@ public final class SparkJob {
                 // the rate estimator learns from completed batches; until then, each receiver may take
                 // its share of a throttled rate (a lower cap makes the generators fall behind and
                 // catch up later, which distorts the rate), or starts modestly when unthrottled
-                .set("spark.streaming.backpressure.initialRate", Long.toString(initialRatePerReceiver(spec)));
+                .set("spark.streaming.backpressure.initialRate", Long.toString(initialRatePerReceiver(spec)))
+                // the estimator's floor (100 records/s by default) would queue without bound against a
+                // slower database (27-87 records/s: Cassandra x3 and HBase on the single-node swarm)
+                .set("spark.streaming.backpressure.pid.minRate", "1");
         if (!conf.contains("spark.master")) {
             // not submitted to a cluster (spark-submit sets the master): everything in this JVM, on loopback
             conf.setMaster("local[" + threads + "]")
@@ -126,7 +137,8 @@ public final class SparkJob {
         public void onStart() {
             Thread thread = new Thread(
                     () -> {
-                        GeneratorInstance generator = GeneratorInstance.of(spec, instance);
+                        GeneratorInstance generator = GeneratorInstance.heldUntilProcessed(
+                                spec, instance, UNTHROTTLED_HELD_RECORDS, UNTHROTTLED_HELD_ROUNDS);
                         TimedRecord record;
                         while (!isStopped() && (record = generator.next()) != null) {
                             store(record);
