@@ -83,7 +83,8 @@ public final class GeneratorInstance {
      * that needs its generators to hold back.
      *
      * @param maxInFlight for engines without backpressure from the processing operator to the
-     *                    generator (Apex spools to disk instead): at most this many records of the
+     *                    generator (Apex spools to disk instead) or whose buffers hold many small
+     *                    records (Flink's network buffers): at most this many records of the
      *                    whole job, and about {@value #IN_FLIGHT_SECONDS} s of processing, are
      *                    emitted but not yet processed; 0 = no limit
      */
@@ -105,12 +106,16 @@ public final class GeneratorInstance {
     }
 
     /**
-     * How long until the next record is due by the rate schedule; 0 or less when it is due now.
-     * Sources that must not block (Flink's) wait this long before calling {@link #next()}.
+     * How long until the next record is due by the rate schedule, or until the records in flight
+     * may have gone below their bound; 0 or less when it is due now. Sources that must not block
+     * (Flink's) wait this long before calling {@link #next()}.
      */
     public long nanosUntilDue() {
         if (awaitingStart()) {
             return START_WAIT_NANOS;
+        }
+        if (maxInFlight > 0 && (sequence & CREDIT_CHECK_MASK) == 0 && runtime.inFlight() >= inFlightBound()) {
+            return CREDIT_WAIT_NANOS;
         }
         return limiter().nanosUntilDue();
     }

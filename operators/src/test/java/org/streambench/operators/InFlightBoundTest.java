@@ -1,11 +1,13 @@
 package org.streambench.operators;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.TimedRecord;
 
@@ -32,6 +34,31 @@ class InFlightBoundTest {
         long inFlight = inFlightAfter(1500, 4);
         assertTrue(inFlight > 500 + CHECK_EVERY, "the bound stayed at its minimum: " + inFlight + " in flight");
         assertTrue(inFlight <= 4_000 + 2 * CHECK_EVERY, inFlight + " in flight: more than a second of processing");
+    }
+
+    @Test
+    @Timeout(value = 10, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // blocking in next() would hang here
+    void aSourceThatMustNotBlockIsToldToWaitAtTheBoundInsteadOfBlocking() throws Exception {
+        ExperimentSpec spec = ExperimentSpec.builder("test", "noop", Pattern.INSERT)
+                .durationSeconds(2)
+                .keys(10)
+                .seed(7)
+                .runToken(3)
+                .build();
+        try (JobRuntime runtime = JobRuntime.start(spec)) {
+            GeneratorInstance generator = GeneratorInstance.of(spec, 0, MAX_IN_FLIGHT);
+            long emitted = 0;
+            while (generator.nanosUntilDue() <= 0) {
+                assertNotNull(generator.next());
+                emitted++;
+                assertTrue(emitted <= 500 + CHECK_EVERY, emitted + " emitted while none was processed");
+            }
+            assertTrue(emitted >= 500, "told to wait after " + emitted);
+            for (long i = 0; i < emitted; i++) {
+                runtime.metrics().processed(Operation.INSERT, TimedRecord.UNTIMED);
+            }
+            assertTrue(generator.nanosUntilDue() <= 0, "still told to wait with nothing in flight");
+        }
     }
 
     /** Records in flight after {@code millis} of emitting while {@code perMilli} are processed every millisecond. */
