@@ -46,7 +46,7 @@ public final class GeneratorInstance {
     private final AtomicLong emitted;
     private final long limit;
     private final long maxInFlight;
-    /** While {@code heldRounds} is positive: the job emits this many records, then waits until they are processed. */
+    /** Until {@code heldRounds} rounds are processed: the job emits this many records, then waits until they are processed. */
     private long heldRecords;
 
     private int heldRounds;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -30,11 +31,7 @@ class HeldUntilProcessedTest {
         try (JobRuntime runtime = JobRuntime.start(spec)) {
             GeneratorInstance generator = GeneratorInstance.heldUntilProcessed(spec, 0, FIRST, ROUNDS);
             AtomicLong emitted = new AtomicLong();
-            threads.submit(() -> {
-                while (generator.next() != null) {
-                    emitted.incrementAndGet();
-                }
-            });
+            emitUntilEnded(threads, generator, emitted);
             for (int round = 1; round <= ROUNDS; round++) {
                 Thread.sleep(300);
                 long held = emitted.get();
@@ -67,13 +64,8 @@ class HeldUntilProcessedTest {
         ExecutorService threads = Executors.newSingleThreadExecutor();
         try (JobRuntime runtime = JobRuntime.start(spec)) {
             GeneratorInstance generator = GeneratorInstance.heldUntilProcessed(spec, 0, FIRST, ROUNDS);
-            var ended = threads.submit(() -> {
-                long count = 0;
-                while (generator.next() != null) {
-                    count++;
-                }
-                return count;
-            });
+            AtomicLong emitted = new AtomicLong();
+            Future<Long> ended = emitUntilEnded(threads, generator, emitted);
             Thread.sleep(300);
             runtime.requestStop();
             long count = ended.get(5, TimeUnit.SECONDS);
@@ -90,11 +82,7 @@ class HeldUntilProcessedTest {
         try (JobRuntime runtime = JobRuntime.start(spec)) {
             GeneratorInstance generator = GeneratorInstance.heldUntilProcessed(spec, 0, FIRST, ROUNDS);
             AtomicLong emitted = new AtomicLong();
-            threads.submit(() -> {
-                while (generator.next() != null) {
-                    emitted.incrementAndGet();
-                }
-            });
+            emitUntilEnded(threads, generator, emitted);
             Thread.sleep(500);
             assertTrue(
                     emitted.get() > 4 * FIRST,
@@ -103,6 +91,17 @@ class HeldUntilProcessedTest {
         } finally {
             threads.shutdownNow();
         }
+    }
+
+    /** Emits on one of {@code threads} until the generator ends, counting into {@code emitted}; the count at the end. */
+    private static Future<Long> emitUntilEnded(
+            ExecutorService threads, GeneratorInstance generator, AtomicLong emitted) {
+        return threads.submit(() -> {
+            while (generator.next() != null) {
+                emitted.incrementAndGet();
+            }
+            return emitted.get();
+        });
     }
 
     private static ExperimentSpec spec(double rate) {

@@ -39,12 +39,7 @@ class InFlightBoundTest {
     @Test
     @Timeout(value = 10, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // blocking in next() would hang here
     void aSourceThatMustNotBlockIsToldToWaitAtTheBoundInsteadOfBlocking() throws Exception {
-        ExperimentSpec spec = ExperimentSpec.builder("test", "noop", Pattern.INSERT)
-                .durationSeconds(2)
-                .keys(10)
-                .seed(7)
-                .runToken(3)
-                .build();
+        ExperimentSpec spec = spec();
         try (JobRuntime runtime = JobRuntime.start(spec)) {
             GeneratorInstance generator = GeneratorInstance.of(spec, 0, MAX_IN_FLIGHT);
             long emitted = 0;
@@ -63,12 +58,7 @@ class InFlightBoundTest {
 
     /** Records in flight after {@code millis} of emitting while {@code perMilli} are processed every millisecond. */
     private static long inFlightAfter(long millis, int perMilli) throws Exception {
-        ExperimentSpec spec = ExperimentSpec.builder("test", "noop", Pattern.INSERT)
-                .durationSeconds(2)
-                .keys(10)
-                .seed(7)
-                .runToken(3)
-                .build();
+        ExperimentSpec spec = spec();
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try (JobRuntime runtime = JobRuntime.start(spec)) {
             GeneratorInstance generator = GeneratorInstance.of(spec, 0, MAX_IN_FLIGHT);
@@ -97,5 +87,14 @@ class InFlightBoundTest {
         } finally {
             threads.shutdownNow();
         }
+    }
+
+    private static ExperimentSpec spec() {
+        return ExperimentSpec.builder("test", "noop", Pattern.INSERT)
+                .durationSeconds(2)
+                .keys(10)
+                .seed(7)
+                .runToken(3)
+                .build();
     }
 }
