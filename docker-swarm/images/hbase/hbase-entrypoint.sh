@@ -13,19 +13,8 @@ role="${1:?usage: hbase-entrypoint.sh zookeeper|namenode|datanode|master|regions
 conf=/etc/hbase
 mkdir -p "$conf" /data
 
-site() { # NAME=VALUE ... -> a Hadoop site file on stdout
-  echo '<?xml version="1.0"?><configuration>'
-  for pair in "$@"; do echo "<property><name>${pair%%=*}</name><value>${pair#*=}</value></property>"; done
-  echo '</configuration>'
-}
-site "fs.defaultFS=hdfs://127.0.0.1:${NAMENODE_PORT}" "hadoop.tmp.dir=/data/tmp" > "$conf/core-site.xml"
-site "dfs.namenode.name.dir=/data/name" "dfs.datanode.data.dir=/data/data" "dfs.replication=1" \
-  "dfs.permissions.enabled=false" "dfs.namenode.rpc-bind-host=127.0.0.1" \
-  "dfs.namenode.http-address=127.0.0.1:${NAMENODE_HTTP_PORT}" \
-  "dfs.datanode.address=127.0.0.1:${DATANODE_PORT}" \
-  "dfs.datanode.http.address=127.0.0.1:$((DATANODE_PORT + 1))" \
-  "dfs.datanode.ipc.address=127.0.0.1:$((DATANODE_PORT + 2))" \
-  "dfs.datanode.hostname=127.0.0.1" "dfs.namenode.datanode.registration.ip-hostname-check=false" > "$conf/hdfs-site.xml"
+source /usr/local/lib/streambench/hdfs-roles.sh
+write_hdfs_sites
 site "hbase.cluster.distributed=true" "hbase.rootdir=hdfs://127.0.0.1:${NAMENODE_PORT}/hbase" \
   "hbase.tmp.dir=/data/tmp" "hbase.zookeeper.quorum=127.0.0.1" \
   "hbase.zookeeper.property.clientPort=${ZOOKEEPER_PORT}" \
@@ -37,46 +26,20 @@ site "hbase.cluster.distributed=true" "hbase.rootdir=hdfs://127.0.0.1:${NAMENODE
 # the HTTP servers (the health checks read their /jmx) look for their web applications on the classpath,
 # which the Maven artifacts of hadoop-hdfs and hbase-server do not hold: empty ones serve
 mkdir -p "$conf"/webapps/{hdfs,datanode,static} "$conf"/hbase-webapps/{master,regionserver,static}
-cat > "$conf/log4j.properties" <<'LOG'
-log4j.rootLogger=INFO,console
-log4j.appender.console=org.apache.log4j.ConsoleAppender
-log4j.appender.console.layout=org.apache.log4j.PatternLayout
-log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %-5p %c{2}: %m%n
-log4j.logger.org.apache.zookeeper=WARN
-log4j.logger.org.apache.hadoop.util.NativeCodeLoader=ERROR
-LOG
+write_log4j
 
 # the jars in the order of the local server's classpath (they carry duplicate classes: netty, servlet API)
 classpath="$conf:$(sed 's|^|/opt/hbase/lib/|' /opt/hbase/lib/classpath.txt | paste -sd:)"
-java_run() { # MAIN-CLASS ARGS...
-  exec java "-Xms${HEAP}" "-Xmx${HEAP}" -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true \
-    --add-modules jdk.unsupported --add-opens java.base/java.nio=ALL-UNNAMED \
-    --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
-    --add-opens java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED \
-    --add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.util.concurrent=ALL-UNNAMED \
-    --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --add-exports java.base/sun.net.dns=ALL-UNNAMED \
-    --add-exports java.base/sun.net.util=ALL-UNNAMED \
-    "-Dlog4j.configuration=file:$conf/log4j.properties" -Dhadoop.log.dir=/data/logs \
-    -cp "$classpath" "$@"
-}
-await_port() { # PORT: until something listens on 127.0.0.1:PORT
-  until (echo > "/dev/tcp/127.0.0.1/$1") 2>/dev/null; do sleep 1; done
-}
+jvm_flags=(-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
+  --add-modules jdk.unsupported --add-opens java.base/java.nio=ALL-UNNAMED
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.util.concurrent=ALL-UNNAMED
+  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --add-exports java.base/sun.net.dns=ALL-UNNAMED
+  --add-exports java.base/sun.net.util=ALL-UNNAMED)
 
 case "$role" in
-  zookeeper)
-    printf 'dataDir=/data/zookeeper\nclientPort=%s\nclientPortAddress=127.0.0.1\nadmin.enableServer=false\n4lw.commands.whitelist=ruok,srvr\ntickTime=2000\n' \
-      "$ZOOKEEPER_PORT" > "$conf/zoo.cfg"
-    java_run org.apache.zookeeper.server.quorum.QuorumPeerMain "$conf/zoo.cfg" ;;
-  namenode)
-    if [ ! -d /data/name/current ]; then
-      java -cp "$classpath" "-Dlog4j.configuration=file:$conf/log4j.properties" \
-        org.apache.hadoop.hdfs.server.namenode.NameNode -format -nonInteractive -force
-    fi
-    java_run org.apache.hadoop.hdfs.server.namenode.NameNode ;;
-  datanode)
-    await_port "$NAMENODE_PORT"
-    java_run org.apache.hadoop.hdfs.server.datanode.DataNode ;;
+  zookeeper|namenode|datanode) run_hdfs_role "$role" ;;
   master)
     await_port "$ZOOKEEPER_PORT"
     await_port "$DATANODE_PORT"

@@ -26,14 +26,18 @@ import org.streambench.local.UserError;
  * as {@code local/streambench-NAME:latest}. An image whose folder has a file {@value #CLASSPATH_FILE}
  * gets Maven-resolved jars the suite already has: each of its lines, {@code MODULE FOLDER}, puts the
  * module's classpath (its jars, and its classes as {@code FOLDER/classes}) into {@code FOLDER} of a
- * build context staged under the swarm's work folder, with their order in {@code FOLDER/}{@value #ORDER_FILE}. Built images and Docker's build cache stay in
- * the suite's engine, so a second run takes seconds.
+ * build context staged under the swarm's work folder, with their order in {@code FOLDER/}{@value #ORDER_FILE}.
+ * An image whose folder has a file {@value #INCLUDE_FILE} gets the files it names (paths under
+ * {@code docker-swarm/images}, such as {@code common/hdfs-roles.sh}) at the top of its staged context,
+ * for scripts that several images share. Built images and Docker's build cache stay in the suite's
+ * engine, so a second run takes seconds.
  */
 public final class SwarmImages {
 
     static final String IMAGE_PREFIX = "local/streambench-";
     static final String CLASSPATH_FILE = "classpath";
     static final String ORDER_FILE = "classpath.txt";
+    static final String INCLUDE_FILE = "include";
     private static final Pattern FROM = Pattern.compile("(?m)^FROM\\s+local/debian:(\\S+)\\s*$");
     private static final String MIRROR = "http://deb.debian.org/debian";
     private static final long DEBOOTSTRAP_SECONDS = 900;
@@ -114,18 +118,31 @@ public final class SwarmImages {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    /** The build context of image {@code name}: its folder, or a staged copy with the jars its classpath file names. */
-    private Path context(String name) throws IOException, InterruptedException {
+    /**
+     * The build context of image {@code name}: its folder, or a staged copy with the files its include
+     * file names and the jars its classpath file names.
+     */
+    Path context(String name) throws IOException, InterruptedException {
         Path source = folder.resolve(name);
         Path listing = source.resolve(CLASSPATH_FILE);
-        if (!Files.isRegularFile(listing)) {
+        Path includes = source.resolve(INCLUDE_FILE);
+        if (!Files.isRegularFile(listing) && !Files.isRegularFile(includes)) {
             return source;
         }
         Path context = work.resolve("context-" + name);
         deleteTree(context);
         copyTree(source, context);
-        for (String line : Files.readAllLines(listing, StandardCharsets.UTF_8)) {
-            String[] words = line.strip().split("\\s+");
+        for (String included : lines(includes)) {
+            Path root = folder.toAbsolutePath().normalize();
+            Path from = root.resolve(included).normalize();
+            if (!from.startsWith(root) || !Files.isRegularFile(from)) {
+                throw new UserError(
+                        source.resolve(INCLUDE_FILE) + " names " + included + ", which is no file in " + folder);
+            }
+            Files.copy(from, context.resolve(from.getFileName().toString()), StandardCopyOption.REPLACE_EXISTING);
+        }
+        for (String line : lines(listing)) {
+            String[] words = line.split("\\s+");
             if (words.length != 2) {
                 continue;
             }
@@ -146,6 +163,17 @@ public final class SwarmImages {
             Files.write(into.resolve(ORDER_FILE), order, StandardCharsets.UTF_8);
         }
         return context;
+    }
+
+    /** The file's lines that hold something, stripped; none when there is no such file. */
+    private static List<String> lines(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            return List.of();
+        }
+        return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                .map(String::strip)
+                .filter(line -> !line.isEmpty())
+                .toList();
     }
 
     private static void copyTree(Path from, Path to) throws IOException {
