@@ -81,9 +81,12 @@ public final class DatabaseSession implements AutoCloseable {
                         + (provider.settingNames().isEmpty() ? "none" : String.join(", ", provider.settingNames())));
             }
         }
-        if ((connection.user != null || connection.password != null || connection.passwordFile != null)
-                && !provider.knowsSetting("user")) {
-            throw new UserError("database " + name + " takes no --db-user or --db-password"
+        boolean passwordGiven = connection.password != null || connection.passwordFile != null;
+        String refused = connection.user != null && !provider.knowsSetting("user")
+                ? "--db-user"
+                : passwordGiven && !provider.knowsSetting("password") ? "--db-password" : null;
+        if (refused != null) {
+            throw new UserError("database " + name + " takes no " + refused
                     + (name.equals("mongodb") ? "; put the credentials into the mongodb:// URI of --db-url" : ""));
         }
         if ((connection.user != null || connection.password != null || connection.passwordFile != null)
