@@ -4,12 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.streambench.runner.SwarmFixture.PRIMARY_URL;
+import static org.streambench.runner.SwarmFixture.SWARM_DIR;
+import static org.streambench.runner.SwarmFixture.assertVerifiedRun;
+import static org.streambench.runner.SwarmFixture.assertVerifiedRunAs;
+import static org.streambench.runner.SwarmFixture.container;
+import static org.streambench.runner.SwarmFixture.docker;
 
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -22,17 +32,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -41,92 +49,41 @@ import org.junit.jupiter.api.io.TempDir;
 import org.streambench.local.Home;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.results.ResultFiles;
-import org.streambench.servers.TestServers;
 
 /**
- * The PostgreSQL stack (a primary and two streaming replicas), the Cassandra stack (three nodes),
- * the MariaDB stack (three Galera nodes), the Redis stack (a primary and two replicas) and the HBase
- * stack (a master and two region servers on HDFS, with ZooKeeper), and the base stack (HDFS and
- * YARN) running a job on its YARN that the monitoring stack's Prometheus scrapes, on a single-node
- * swarm of the test's own: bench swarm up starts a Docker engine under the test's
- * work folder, bench swarm images builds the images offline, bench swarm deploy --single-node waits
- * until a stack is healthy, a bounded bench run against it is verified, every replica holds what
- * was written, and bench swarm down leaves no container and no process of the engine behind. Tag "swarm" ({@code ./bench test --swarm}):
- * minutes, and it needs Docker (which ./bench installs).
+ * The heavier stacks beyond SwarmPostgresqlTest's, on a single-node swarm of the test's own: the
+ * Cassandra stack (three nodes), the MariaDB stack (three Galera nodes), the Redis stack (a primary
+ * and two replicas), the Hazelcast stack (three members), the HBase stack (a master and two region
+ * servers on HDFS, with ZooKeeper), and the base stack (HDFS and YARN) running a job on its YARN
+ * against the PostgreSQL stack that the monitoring stack's Prometheus scrapes. Each stack deployed
+ * until healthy, a bounded bench run against it verified, every replica holding what was written,
+ * and bench swarm down leaving no container and no process of the engine behind. Tag "swarm"
+ * ({@code ./bench test --swarm}): minutes, and it needs Docker (which ./bench installs).
  */
 @Tag("swarm")
 @Timeout(value = 30, unit = TimeUnit.MINUTES)
 class SwarmTest {
 
-    private static final Path SWARM_DIR = TestServers.WORK.resolve("swarm");
-    private static final String PRIMARY_URL = "jdbc:postgresql://127.0.0.1:25432/streambench";
     private static final String CASSANDRA_URL = "127.0.0.1:29042,127.0.0.1:29043,127.0.0.1:29044";
     private static final String GALERA_URL =
             "jdbc:mariadb:sequential://127.0.0.1:23306,127.0.0.1:23307,127.0.0.1:23308/streambench";
 
-    /** The stacks the running test deployed, removed after it. */
-    private final List<String> deployed = new ArrayList<>();
+    private final SwarmFixture swarm = new SwarmFixture();
 
     @BeforeAll
-    static void upWithItsImage() {
-        boolean othersEngine = ProcessHandle.allProcesses()
-                .anyMatch(
-                        p -> p.info().command().map(c -> c.endsWith("/dockerd")).orElse(false)
-                                && p.info()
-                                        .arguments()
-                                        .map(a -> !String.join(" ", a).contains(SWARM_DIR.toString()))
-                                        .orElse(true));
-        Assumptions.assumeFalse(othersEngine, "another Docker engine runs here; the suite never shares one");
-        CliResult up = CliResult.bench("swarm", "up");
-        assertEquals(0, up.code(), up.toString());
-        CliResult images = CliResult.bench(
-                "swarm", "images", "postgresql", "cassandra", "mariadb", "redis", "hbase", "hadoop", "prometheus");
-        assertEquals(0, images.code(), images.toString());
+    static void upWithItsImages() {
+        SwarmFixture.up("postgresql", "cassandra", "mariadb", "redis", "hazelcast", "hbase", "hadoop", "prometheus");
     }
 
     @AfterAll
     static void downLeavesNothing() throws Exception {
-        CliResult down = CliResult.bench("swarm", "down");
-        assertEquals(0, down.code(), down.toString());
-        List<String> left = ProcessHandle.allProcesses()
-                .filter(p -> p.info()
-                        .commandLine()
-                        .map(c -> c.contains(SWARM_DIR.toString()))
-                        .orElse(false))
-                .map(p -> p.pid() + " " + p.info().commandLine().orElse(""))
-                .toList();
-        assertEquals(List.of(), left, "no process of the suite's engine is left");
-        try (Stream<Path> volumes = Files.list(SWARM_DIR.resolve("data").resolve("volumes"))) {
-            assertEquals(
-                    List.of(),
-                    volumes.map(v -> v.getFileName().toString())
-                            .filter(v -> v.startsWith("streambench-"))
-                            .toList(),
-                    "the stacks' volumes are gone");
-        }
-        for (String bridge : List.of("docker0", "docker_gwbridge")) {
-            Process show = new ProcessBuilder("ip", "link", "show", bridge)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            assertEquals(1, show.waitFor(), "the network bridge " + bridge + " is gone");
-        }
+        SwarmFixture.downLeavesNothing();
     }
 
-    @Test
-    void aVerifiedRunAgainstThePrimaryAndTheReplicasFollow(@TempDir Path tmp) throws Exception {
-        deployHealthy("postgresql");
-        assertVerifiedRun(tmp, "postgresql", PRIMARY_URL);
-
-        String primaryCount = psql("postgresql-primary", "SELECT count(*), sum(int_1) FROM sensor_records");
-        for (String replica : List.of("postgresql-replica-1", "postgresql-replica-2")) {
-            String replicaCount = "";
-            for (int attempt = 0; attempt < 30 && !replicaCount.equals(primaryCount); attempt++) {
-                replicaCount = psql(replica, "SELECT count(*), sum(int_1) FROM sensor_records");
-                Thread.sleep(1_000);
-            }
-            assertEquals(primaryCount, replicaCount, replica + " streams what the primary holds");
-        }
+    /** Each test's stacks go when the test ends. */
+    @AfterEach
+    void removeTheStacks() {
+        swarm.removeDeployed();
     }
 
     /**
@@ -138,9 +95,9 @@ class SwarmTest {
     @Test
     void aVerifiedRunOnTheSwarmsYarnAgainstThePostgresqlStackScrapedByItsPrometheus(@TempDir Path tmp)
             throws Exception {
-        deployHealthy("base");
-        deployHealthy("postgresql");
-        deployHealthy("monitoring");
+        swarm.deployHealthy("base");
+        swarm.deployHealthy("postgresql");
+        swarm.deployHealthy("monitoring");
         Path out = tmp.resolve("run");
         CompletableFuture<CliResult> run = CompletableFuture.supplyAsync(() -> {
             try {
@@ -187,7 +144,7 @@ class SwarmTest {
      */
     @Test
     void aVerifiedRunAgainstThreeCassandraNodesThatEachHoldEveryRow(@TempDir Path tmp) throws Exception {
-        deployHealthy("cassandra");
+        swarm.deployHealthy("cassandra");
         assertVerifiedRun(
                 tmp,
                 "cassandra",
@@ -222,7 +179,7 @@ class SwarmTest {
      */
     @Test
     void aVerifiedRunAgainstAThreeNodeGaleraClusterWhoseNodesAllHoldEveryRow(@TempDir Path tmp) throws Exception {
-        deployHealthy("mariadb");
+        swarm.deployHealthy("mariadb");
         CliResult run = assertVerifiedRun(tmp, "mariadb", GALERA_URL);
         assertFalse(run.out().contains("nothing settled"), run.out());
 
@@ -246,7 +203,7 @@ class SwarmTest {
      */
     @Test
     void aVerifiedRunAgainstARedisPrimaryWhoseTwoReplicasCatchUp(@TempDir Path tmp) throws Exception {
-        deployHealthy("redis");
+        swarm.deployHealthy("redis");
         assertVerifiedRunAs("default", tmp, "redis", "redis://127.0.0.1:26379");
 
         String primary = redis("redis-1", "INFO", "replication");
@@ -265,9 +222,53 @@ class SwarmTest {
         }
     }
 
+    /**
+     * Hazelcast (not in the study): a verified run against three members, and the map keeps every
+     * entry when a member is killed (the vendor's one synchronous backup, which a member alone, as the
+     * suite's local server, has nowhere to put).
+     */
+    @Test
+    void aVerifiedRunAgainstThreeHazelcastMembersWhoseMapOutlivesOneOfThem(@TempDir Path tmp) throws Exception {
+        swarm.deployHealthy("hazelcast");
+        Path password = SWARM_DIR.resolve("streambench_db_password");
+        assertVerifiedRunAs(
+                null, tmp, "hazelcast", "hazelcast://127.0.0.1:25701", "--db-password-file", password.toString());
+
+        ClientConfig config = new ClientConfig();
+        config.setClusterName(Files.readString(password, StandardCharsets.UTF_8).strip());
+        config.setProperty("hazelcast.logging.type", "none");
+        config.getNetworkConfig().addAddress("127.0.0.1:25701", "127.0.0.1:25703");
+        HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
+        try {
+            assertEquals(
+                    3,
+                    client.getCluster().getMembers().size(),
+                    client.getCluster().getMembers().toString());
+            assertEquals(500, client.getMap("sensor_records").size(), "the run's keys");
+            UUID killed = client.getCluster().getMembers().stream()
+                    .filter(member -> member.getAddress().getPort() == 25702)
+                    .map(Member::getUuid)
+                    .findFirst()
+                    .orElseThrow();
+            docker("kill", container("hazelcast", "hazelcast-2"));
+            for (int attempt = 0; attempt < 60 && memberIsIn(client, killed); attempt++) {
+                Thread.sleep(1_000);
+            }
+            assertFalse(memberIsIn(client, killed), "the killed member left the cluster");
+            assertEquals(500, client.getMap("sensor_records").size(), "every entry, from the backups");
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static boolean memberIsIn(HazelcastInstance client, UUID member) {
+        return client.getCluster().getMembers().stream()
+                .anyMatch(m -> m.getUuid().equals(member));
+    }
+
     @Test
     void aVerifiedRunAgainstHBaseWithTwoRegionServersWhoseTableIsOnHdfs(@TempDir Path tmp) throws Exception {
-        deployHealthy("hbase");
+        swarm.deployHealthy("hbase");
         assertVerifiedRunAs(null, tmp, "hbase", "127.0.0.1:22181");
 
         String master = http("http://127.0.0.1:26001/jmx?qry=Hadoop:service=HBase,name=Master,sub=Server");
@@ -297,7 +298,6 @@ class SwarmTest {
     /** A redis-cli command inside a task's container, with the password from the stack's secret. */
     private static String redis(String service, String... command) throws IOException, InterruptedException {
         return docker(
-                        host(),
                         "exec",
                         container("redis", service),
                         "sh",
@@ -313,7 +313,7 @@ class SwarmTest {
      */
     @Test
     void aStackWhoseImageIsNotBuiltIsRefusedWithTheCommandThatBuildsIt() throws Exception {
-        docker(host(), "image", "rm", "--force", "local/streambench-redis:latest");
+        docker("image", "rm", "--force", "local/streambench-redis:latest");
         try {
             CliResult deploy = CliResult.bench("swarm", "deploy", "redis", "--single-node");
             assertEquals(2, deploy.code(), deploy.toString());
@@ -321,75 +321,11 @@ class SwarmTest {
                     deploy.err().contains("needs the image local/streambench-redis:latest")
                             && deploy.err().contains("./bench swarm images redis"),
                     deploy.err());
-            assertEquals(
-                    "", docker(host(), "stack", "ls", "--format", "{{.Name}}").strip(), "nothing deployed");
+            assertEquals("", docker("stack", "ls", "--format", "{{.Name}}").strip(), "nothing deployed");
         } finally {
             CliResult images = CliResult.bench("swarm", "images", "redis");
             assertEquals(0, images.code(), images.toString());
         }
-    }
-
-    /** Each test's stacks go when the test ends: four clusters at once would share two cores. */
-    @AfterEach
-    void removeTheStacks() {
-        List<String> stacks = List.copyOf(deployed);
-        deployed.clear();
-        for (String stack : stacks) {
-            CliResult rm = CliResult.bench("swarm", "rm", stack);
-            assertEquals(0, rm.code(), rm.toString());
-        }
-    }
-
-    private void deployHealthy(String stack) {
-        deployed.add(stack);
-        CliResult deploy = CliResult.bench("swarm", "deploy", stack, "--single-node");
-        assertEquals(0, deploy.code(), deploy.toString());
-        assertTrue(deploy.out().contains("stack streambench-" + stack + " healthy after"), deploy.out());
-    }
-
-    /** A bounded Flink run of updates against the stack at {@code url}, as the suite's user, verified: 0 mismatches. */
-    private static CliResult assertVerifiedRun(Path tmp, String database, String url, String... settings)
-            throws IOException {
-        return assertVerifiedRunAs("streambench", tmp, database, url, settings);
-    }
-
-    /** As {@code user} with the stack's password; a null user: a database without passwords (HBase). */
-    private static CliResult assertVerifiedRunAs(String user, Path tmp, String database, String url, String... settings)
-            throws IOException {
-        Path out = tmp.resolve("run");
-        List<String> args = new ArrayList<>(List.of("run", "--engine", "flink", "--db", database, "--db-url", url));
-        if (user != null) {
-            args.addAll(List.of(
-                    "--db-user",
-                    user,
-                    "--db-password-file",
-                    SWARM_DIR.resolve("streambench_db_password").toString()));
-        }
-        args.addAll(List.of(settings));
-        args.addAll(List.of(
-                "--pattern",
-                "update",
-                "--blob",
-                "1000",
-                "--keys",
-                "500",
-                "--records",
-                "3000",
-                "--duration",
-                "60s",
-                "--warmup",
-                "1s",
-                "--metrics-port",
-                "0",
-                "--out",
-                out.toString()));
-        CliResult run = CliResult.bench(args.toArray(String[]::new));
-        assertEquals(0, run.code(), run.toString());
-        Map<String, Object> result = ResultFiles.read(out);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> verification = (Map<String, Object>) result.get("verification");
-        assertEquals(0, verification.get("mismatches"), verification.toString());
-        return run;
     }
 
     private static CqlSession cassandra(String user, String password) {
@@ -403,43 +339,7 @@ class SwarmTest {
 
     /** A query inside a task's container, as the database's superuser over its socket. */
     private static String mariadb(String service, String query) throws IOException, InterruptedException {
-        return docker(host(), "exec", container("mariadb", service), "mariadb", "--protocol=socket", "-N", "-e", query)
+        return docker("exec", container("mariadb", service), "mariadb", "--protocol=socket", "-N", "-e", query)
                 .strip();
-    }
-
-    private static String host() {
-        return "unix://" + SWARM_DIR.resolve("docker.sock");
-    }
-
-    private static String container(String stack, String service) throws IOException, InterruptedException {
-        return docker(host(), "ps", "--quiet", "--filter", "name=streambench-" + stack + "_" + service)
-                .strip();
-    }
-
-    /** A query inside a task's container, through the suite's engine. */
-    private static String psql(String service, String query) throws IOException, InterruptedException {
-        return docker(
-                        host(),
-                        "exec",
-                        container("postgresql", service),
-                        "psql",
-                        "--username=streambench",
-                        "--dbname=streambench",
-                        "--tuples-only",
-                        "--no-align",
-                        "--command=" + query)
-                .strip();
-    }
-
-    private static String docker(String host, String... arguments) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("docker"));
-        command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("DOCKER_HOST", host);
-        Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes());
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "docker " + String.join(" ", arguments));
-        assertEquals(0, process.exitValue(), "docker " + String.join(" ", arguments) + ": " + output);
-        return output;
     }
 }
