@@ -67,6 +67,12 @@ final class SwarmFixture {
                             .toList(),
                     "the stacks' volumes are gone");
         }
+        assertEquals(
+                List.of(),
+                Files.readAllLines(Path.of("/proc/self/mounts")).stream()
+                        .filter(line -> line.contains(SWARM_DIR.toString()))
+                        .toList(),
+                "nothing of the engine is left mounted (dockerd leaves its swarm's network namespace)");
         for (String bridge : List.of("docker0", "docker_gwbridge")) {
             Process show = new ProcessBuilder("ip", "link", "show", bridge)
                     .redirectErrorStream(true)

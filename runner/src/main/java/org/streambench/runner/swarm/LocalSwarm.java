@@ -14,11 +14,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.streambench.local.Folders;
 import org.streambench.local.ProcessStopping;
 import org.streambench.local.UserError;
@@ -192,6 +194,7 @@ public final class LocalSwarm {
         Optional<Running> running = running();
         if (running.isEmpty()) {
             Files.deleteIfExists(dir.resolve(STATE_FILE));
+            unmountNetworkNamespaces(); // an engine that was killed leaves them too
             return false;
         }
         Docker docker = new Docker(running.get().host());
@@ -219,8 +222,44 @@ public final class LocalSwarm {
         removeStackVolumes(docker);
         docker.run("swarm", "leave", "--force");
         stopEngine(running.get());
+        unmountNetworkNamespaces();
         removeBridges();
         return true;
+    }
+
+    /**
+     * A stopped dockerd leaves the network namespace of its swarm's sandbox mounted (nsfs) under
+     * exec/netns: the namespace would live on, and the folder could not be deleted.
+     */
+    private void unmountNetworkNamespaces() throws IOException, InterruptedException {
+        Path netns = dir.resolve("exec").resolve("netns");
+        if (!Files.isDirectory(netns)) {
+            return;
+        }
+        List<String> mountPoints = Files.readAllLines(Path.of("/proc/self/mounts"), StandardCharsets.UTF_8).stream()
+                .map(line -> line.split(" "))
+                .filter(fields -> fields.length > 1)
+                .map(fields -> fields[1].replace("\\040", " "))
+                .toList();
+        try (Stream<Path> files = Files.list(netns)) {
+            for (Path file : files.toList()) {
+                // one umount per mount: a path an earlier engine left mounted is mounted over again
+                for (int mounts = Collections.frequency(
+                                mountPoints, file.toAbsolutePath().toString());
+                        mounts > 0;
+                        mounts--) {
+                    Process umount = new ProcessBuilder(
+                                    "umount", file.toAbsolutePath().toString())
+                            .redirectErrorStream(true)
+                            .start();
+                    String said = new String(umount.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    if (umount.waitFor() != 0) {
+                        out.println("could not unmount dockerd's network namespace " + file + ": " + said.strip());
+                        break;
+                    }
+                }
+            }
+        }
     }
 
     /**
