@@ -12,8 +12,8 @@ set -euo pipefail
 secret=/run/secrets/streambench_db_password
 [ -r "$secret" ] || { echo "hazelcast-entrypoint.sh: no secret at $secret" >&2; exit 2; }
 
-config=$(mktemp /tmp/hazelcast-XXXXXX.yaml)
-chmod 600 "$config"
+config=/tmp/hazelcast.yaml # the task's own container: one member each
+install -m 600 /dev/null "$config"
 members=""
 for member in ${MEMBERS//,/ }; do members="$members, \"$member\""; done
 {

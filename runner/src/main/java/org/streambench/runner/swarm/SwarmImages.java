@@ -132,8 +132,8 @@ public final class SwarmImages {
         Path context = work.resolve("context-" + name);
         deleteTree(context);
         copyTree(source, context);
+        Path root = folder.toAbsolutePath().normalize();
         for (String included : lines(includes)) {
-            Path root = folder.toAbsolutePath().normalize();
             Path from = root.resolve(included).normalize();
             if (!from.startsWith(root) || !Files.isRegularFile(from)) {
                 throw new UserError(
