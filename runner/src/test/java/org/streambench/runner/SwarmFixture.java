@@ -32,20 +32,29 @@ final class SwarmFixture {
 
     /** The suite's swarm up with {@code images} built; skips the test class when another Docker engine runs here. */
     static void up(String... images) {
-        boolean othersEngine = ProcessHandle.allProcesses()
-                .anyMatch(
-                        p -> p.info().command().map(c -> c.endsWith("/dockerd")).orElse(false)
-                                && p.info()
-                                        .arguments()
-                                        .map(a -> !String.join(" ", a).contains(SWARM_DIR.toString()))
-                                        .orElse(true));
-        Assumptions.assumeFalse(othersEngine, "another Docker engine runs here; the suite never shares one");
+        assumeNoEngineRunsBut(SWARM_DIR);
         CliResult up = CliResult.bench("swarm", "up");
         assertEquals(0, up.code(), up.toString());
         List<String> build = new ArrayList<>(List.of("swarm", "images"));
         build.addAll(List.of(images));
         CliResult built = CliResult.bench(build.toArray(String[]::new));
         assertEquals(0, built.code(), built.toString());
+    }
+
+    /**
+     * Skips the test class when a Docker engine runs here other than one whose command line names
+     * {@code ours} (null: any engine): a test never shares a user's engine.
+     */
+    static void assumeNoEngineRunsBut(Path ours) {
+        boolean othersEngine = ProcessHandle.allProcesses()
+                .anyMatch(
+                        p -> p.info().command().map(c -> c.endsWith("/dockerd")).orElse(false)
+                                && (ours == null
+                                        || p.info()
+                                                .arguments()
+                                                .map(a -> !String.join(" ", a).contains(ours.toString()))
+                                                .orElse(true)));
+        Assumptions.assumeFalse(othersEngine, "another Docker engine runs here; the suite never shares one");
     }
 
     static void downLeavesNothing() throws Exception {
@@ -168,10 +177,15 @@ final class SwarmFixture {
 
     /** A docker command against the suite's engine; fails the test unless it exits 0 within 60 s. */
     static String docker(String... arguments) throws IOException, InterruptedException {
+        return dockerAt(host(), arguments);
+    }
+
+    /** A docker command against the engine at {@code host}; fails the test unless it exits 0 within 60 s. */
+    static String dockerAt(String host, String... arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("docker"));
         command.addAll(List.of(arguments));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("DOCKER_HOST", host());
+        builder.environment().put("DOCKER_HOST", host);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes());
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "docker " + String.join(" ", arguments));

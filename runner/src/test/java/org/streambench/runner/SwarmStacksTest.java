@@ -265,6 +265,25 @@ class SwarmStacksTest {
         }
     }
 
+    /** bench swarm up --use-existing names an engine that must answer; nothing is recorded when none does. */
+    @Test
+    void upOnAnExistingEngineRefusesOneThatDoesNotAnswerAndAHostWithoutUseExisting(@TempDir Path tmp) {
+        Path state = SwarmFixture.SWARM_DIR.resolve("swarm.properties");
+        boolean stateBefore = Files.exists(state);
+        String nowhere = "unix://" + tmp.resolve("no-docker-engine.sock");
+
+        CliResult noEngine = CliResult.bench("swarm", "up", "--use-existing", "--docker-host", nowhere);
+        assertEquals(2, noEngine.code(), noEngine.toString());
+        assertTrue(noEngine.err().contains("no Docker engine answers at " + nowhere), noEngine.toString());
+        assertEquals(1, noEngine.err().strip().lines().count(), "one line: " + noEngine);
+        assertEquals(stateBefore, Files.exists(state), "nothing recorded");
+
+        CliResult hostAlone = CliResult.bench("swarm", "up", "--docker-host", nowhere);
+        assertEquals(2, hostAlone.code(), hostAlone.toString());
+        assertTrue(hostAlone.err().contains("--use-existing"), hostAlone.toString());
+        assertEquals(1, hostAlone.err().strip().lines().count(), "one line: " + hostAlone);
+    }
+
     private static Path clusterSpec(String database) {
         return SWARM.resolve("cluster").resolve(database + ".yaml");
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.streambench.local.Home;
+import org.streambench.local.UserError;
 import org.streambench.runner.monitor.ScrapeTargets;
 import org.streambench.runner.swarm.LocalSwarm;
 import org.streambench.runner.swarm.Swarm;
@@ -56,16 +57,42 @@ final class SwarmCommand {
     @Command(
             name = "up",
             mixinStandardHelpOptions = true,
-            description = "Start a Docker engine of the suite's own (work/swarm/) and make it a swarm of one node on"
-                    + " 127.0.0.1, with the overlay network and the stacks' secrets (passwords generated, kept in"
-                    + " work/swarm/). Refuses when another dockerd runs.")
+            description = {
+                "Start a Docker engine of the suite's own (work/swarm/) and make it a swarm of one node on 127.0.0.1,"
+                        + " with the overlay network and the stacks' secrets (passwords generated, kept in"
+                        + " work/swarm/). Refuses when another dockerd runs.",
+                "With --use-existing: use an engine that runs already instead, and record what is made on it (a"
+                        + " swarm of one node if it is in none, the network, the secrets); down removes only that"
+                        + " and the suite's stacks, and never stops the engine."
+            })
     static final class Up implements Callable<Integer> {
+        @Option(
+                names = "--use-existing",
+                description = "Use the Docker engine at --docker-host, which the suite did not start.")
+        boolean useExisting;
+
+        @Option(
+                names = "--docker-host",
+                paramLabel = "URL",
+                description = "With --use-existing: the engine (default: $DOCKER_HOST, else "
+                        + LocalSwarm.DEFAULT_DOCKER_HOST + ").")
+        String dockerHost;
+
         @Spec
         CommandSpec command;
 
         @Override
         public Integer call() throws Exception {
-            local(command).up();
+            if (!useExisting) {
+                if (dockerHost != null) {
+                    throw new UserError("--docker-host names an engine for --use-existing; without it bench swarm up"
+                            + " starts an engine of the suite's own");
+                }
+                local(command).up();
+                return 0;
+            }
+            String host = dockerHost != null ? dockerHost : System.getenv("DOCKER_HOST");
+            local(command).useExisting(host == null || host.isBlank() ? LocalSwarm.DEFAULT_DOCKER_HOST : host);
             return 0;
         }
     }
@@ -73,9 +100,12 @@ final class SwarmCommand {
     @Command(
             name = "down",
             mixinStandardHelpOptions = true,
-            description =
-                    "Remove the suite's stacks and their volumes, leave the swarm, stop its Docker engine and remove"
-                            + " its bridges; images stay for the next up.")
+            description = {
+                "Remove the suite's stacks and their volumes, leave the swarm, stop its Docker engine and remove its"
+                        + " bridges; images stay for the next up.",
+                "After up --use-existing: remove the suite's stacks and their volumes and what up made on that engine"
+                        + " (secrets, network, the swarm if it made one); the engine runs on."
+            })
     static final class Down implements Callable<Integer> {
         @Spec
         CommandSpec command;
@@ -83,10 +113,13 @@ final class SwarmCommand {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = command.commandLine().getOut();
-            out.println(
-                    local(command).down()
+            out.println(local(command)
+                    .down()
+                    .map(was -> was.ownEngine()
                             ? "swarm down: no container, network or engine of the suite runs"
-                            : "the suite's swarm was not running");
+                            : "swarm down: the suite's stacks and what it made on " + was.host()
+                                    + " are gone; that engine runs on")
+                    .orElse("the suite's swarm was not running"));
             return 0;
         }
     }

@@ -1,6 +1,5 @@
 package org.streambench.runner.swarm;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Reader;
@@ -14,27 +13,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.streambench.local.Folders;
-import org.streambench.local.ProcessStopping;
 import org.streambench.local.UserError;
 import org.streambench.servers.ServerState.ProcessRef;
 
 /**
- * A single-node Docker Swarm of the suite's own on this machine: a {@code dockerd} with its own data,
- * its own runtime folder and its own socket under {@code work/swarm/}, made a swarm manager on
- * 127.0.0.1. It never touches another Docker engine: {@code up} refuses when a dockerd of someone
- * else runs (two engines would fight over the same bridges and firewall rules), and every docker
- * command of the suite goes to this engine's socket while it runs. {@code down} removes the
- * suite's stacks, waits until their containers are gone, removes their volumes, leaves the swarm,
- * stops the engine (and the containerd it started) and removes the bridges it made, leaving the
- * images for the next {@code up}.
+ * A single-node Docker Swarm for the suite on this machine. By default an engine of the suite's own:
+ * a {@code dockerd} with its own data, runtime folder and socket under {@code work/swarm/}, made a
+ * swarm manager on 127.0.0.1; {@code up} refuses when a dockerd of someone else runs (two engines
+ * would fight over the same bridges and firewall rules), and {@code down} removes the suite's stacks,
+ * waits until their containers are gone, removes their volumes, leaves the swarm and stops the engine,
+ * leaving the images for the next {@code up}. Told to ({@link #useExisting}), it uses an engine that
+ * runs already and records what it made there (the swarm, if the engine was in none; the overlay
+ * network; the stacks' secrets), which is all that {@code down} removes besides the suite's stacks
+ * and their volumes: it never stops that engine. Every docker command of the suite goes to the
+ * engine in use while the swarm is up.
  */
 public final class LocalSwarm {
 
@@ -43,15 +45,14 @@ public final class LocalSwarm {
     public static final String DB_PASSWORD_SECRET = "streambench_db_password";
 
     static final String DB_ROOT_PASSWORD_SECRET = "streambench_db_root_password";
+    static final List<String> SECRETS = List.of(DB_PASSWORD_SECRET, DB_ROOT_PASSWORD_SECRET);
     /** Swarm's own cluster-management port, bound on 127.0.0.1. */
     static final int MANAGEMENT_PORT = 2377;
+    /** The engine the docker CLI talks to when DOCKER_HOST is not set. */
+    public static final String DEFAULT_DOCKER_HOST = "unix:///var/run/docker.sock";
 
-    /** The network bridges dockerd makes: its default bridge network and the swarm's gateway to the host. */
-    static final List<String> BRIDGES = List.of("docker0", "docker_gwbridge");
-
-    private static final long START_TIMEOUT_SECONDS = 60;
-    private static final long STOP_TIMEOUT_SECONDS = 30;
     private static final long CONTAINERS_GONE_SECONDS = 120;
+    private static final String STACK_LABEL = "com.docker.stack.namespace";
 
     private final Path dir;
     private final PrintWriter out;
@@ -61,16 +62,38 @@ public final class LocalSwarm {
         this.out = out;
     }
 
-    /** The engine the suite started: its dockerd and its socket. */
-    public record Running(ProcessRef dockerd, String host) {}
+    /** What up made on an engine the suite did not start, and so what down removes there. */
+    public enum Made {
+        SWARM,
+        NETWORK,
+        SECRETS
+    }
+
+    /**
+     * The engine in use: the suite's own ({@code dockerd} is the process it started) or one that ran
+     * already ({@code dockerd} empty), at {@code host}; {@code made}: what up made on the latter.
+     */
+    public record Running(Optional<ProcessRef> dockerd, String host, Set<Made> made) {
+        public Running {
+            made = Set.copyOf(made);
+        }
+
+        public boolean ownEngine() {
+            return dockerd.isPresent();
+        }
+    }
 
     public Path dir() {
         return dir;
     }
 
-    /** The socket the suite's engine listens on, as DOCKER_HOST. */
+    /** The socket the suite's own engine listens on, as DOCKER_HOST. */
     public String host() {
-        return "unix://" + dir.resolve("docker.sock");
+        return engine().host();
+    }
+
+    private DockerEngine engine() {
+        return new DockerEngine(dir, out);
     }
 
     /** The file holding the password of the stacks' database user (--db-password-file). */
@@ -84,7 +107,7 @@ public final class LocalSwarm {
         return HexFormat.of().formatHex(bytes);
     }
 
-    /** The suite's engine, if its dockerd runs. */
+    /** The engine in use: the suite's own while its dockerd runs, or the one up --use-existing recorded. */
     public Optional<Running> running() {
         Path state = dir.resolve(STATE_FILE);
         if (!Files.isRegularFile(state)) {
@@ -93,8 +116,18 @@ public final class LocalSwarm {
         Properties p = new Properties();
         try (Reader in = Files.newBufferedReader(state, StandardCharsets.UTF_8)) {
             p.load(in);
-            Running running = new Running(ProcessRef.parse(p.getProperty("dockerd")), p.getProperty("host"));
-            return running.dockerd().handle().isPresent() ? Optional.of(running) : Optional.empty();
+            String host = p.getProperty("host");
+            if (p.getProperty("dockerd") == null) {
+                Set<Made> made = EnumSet.noneOf(Made.class);
+                for (String name : p.getProperty("made", "").split(",")) {
+                    if (!name.isBlank()) {
+                        made.add(Made.valueOf(name));
+                    }
+                }
+                return Optional.of(new Running(Optional.empty(), host, made));
+            }
+            Running running = new Running(Optional.of(ProcessRef.parse(p.getProperty("dockerd"))), host, Set.of());
+            return running.dockerd().orElseThrow().handle().isPresent() ? Optional.of(running) : Optional.empty();
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
@@ -107,97 +140,210 @@ public final class LocalSwarm {
     public Running up() throws IOException, InterruptedException {
         Optional<Running> already = running();
         if (already.isPresent()) {
-            out.println("the suite's swarm already runs (dockerd pid "
-                    + already.get().dockerd().pid() + ", " + already.get().host() + ")");
+            sayInUse(already.get());
             return already.get();
         }
         requireStartable();
         Files.createDirectories(dir);
         long started = System.nanoTime();
         out.println("starting dockerd (data, images and logs in " + dir + ") ...");
-        Process dockerd = new ProcessBuilder(
-                        "setsid",
-                        "dockerd",
-                        "--host",
-                        host(),
-                        "--data-root",
-                        dir.resolve("data").toString(),
-                        "--exec-root",
-                        dir.resolve("exec").toString(),
-                        "--pidfile",
-                        dir.resolve("dockerd.pid").toString(),
-                        // published ports forwarded by the kernel, not by a docker-proxy process per port
-                        // (PostgreSQL's read round trip 0.30 ms instead of 0.41 ms here)
-                        "--userland-proxy=false")
-                .redirectErrorStream(true)
-                .redirectOutput(
-                        ProcessBuilder.Redirect.to(dir.resolve("dockerd.log").toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .start();
-        Running running = new Running(ProcessRef.of(dockerd.toHandle()), host());
-        writeState(running); // published at once, so that an interrupted start can still be found and stopped
+        DockerEngine engine = engine();
+        ProcessRef[] dockerd = new ProcessRef[1];
         try {
+            // published at once, so that an interrupted start can still be found and stopped
+            engine.start(ref -> {
+                dockerd[0] = ref;
+                writeState(new Running(Optional.of(ref), host(), Set.of()));
+            });
             Docker docker = new Docker(host());
-            long deadline = started + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
-            while (docker.run("info", "--format", "{{.ServerVersion}}").code() != 0) {
-                if (!dockerd.isAlive()) {
-                    throw new UserError("dockerd did not start (exit " + dockerd.exitValue() + "); see "
-                            + dir.resolve("dockerd.log"));
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new UserError("dockerd did not answer within " + START_TIMEOUT_SECONDS + " s; see "
-                            + dir.resolve("dockerd.log"));
-                }
-                Thread.sleep(250);
-            }
             Docker.Result init = docker.run(
                     "swarm", "init", "--advertise-addr", "127.0.0.1", "--listen-addr", "127.0.0.1:" + MANAGEMENT_PORT);
             if (init.code() != 0) {
                 throw new UserError("docker swarm init failed: " + init.firstErrorLine());
             }
-            Docker.Result network =
-                    docker.run("network", "create", "--driver", "overlay", "--attachable", Swarm.NETWORK);
-            if (network.code() != 0) {
-                throw new UserError(
-                        "creating the overlay network " + Swarm.NETWORK + " failed: " + network.firstErrorLine());
-            }
-            for (String secret : List.of(DB_PASSWORD_SECRET, DB_ROOT_PASSWORD_SECRET)) {
-                Path file = dir.resolve(secret);
-                if (!Files.isRegularFile(file)) { // kept across up and down: a volume a killed down left still matches
-                    Files.createFile(
-                            file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-                    Files.writeString(file, generatedPassword(), StandardCharsets.UTF_8);
-                }
-                Docker.Result created = docker.run(List.of("secret", "create", secret, "-"), file);
-                if (created.code() != 0) {
-                    throw new UserError("docker secret create " + secret + " failed: " + created.firstErrorLine());
-                }
-            }
-            String version = docker.run("info", "--format", "{{.ServerVersion}}")
-                    .output()
-                    .strip();
+            createNetwork(docker);
+            createSecrets(docker);
             out.printf(
                     "swarm of one node ready after %.1f s: Docker %s, dockerd pid %d, DOCKER_HOST=%s%n",
-                    (System.nanoTime() - started) / 1e9, version, dockerd.pid(), host());
-            return running;
+                    (System.nanoTime() - started) / 1e9, serverVersion(docker), dockerd[0].pid(), host());
+            return new Running(Optional.of(dockerd[0]), host(), Set.of());
         } catch (RuntimeException | Error | InterruptedException | IOException e) {
-            stopEngine(running);
+            if (dockerd[0] != null) {
+                engine.stop(dockerd[0]);
+            }
+            Files.deleteIfExists(dir.resolve(STATE_FILE));
             throw e;
         }
     }
 
     /**
-     * Removes the suite's stacks, waits until their containers are gone, leaves the swarm and stops
-     * the engine; false if it did not run.
+     * Uses the engine at {@code host}, which the suite did not start: makes it a single-node swarm
+     * manager if it is in no swarm, creates the overlay network if it is missing and the stacks'
+     * secrets, recording each as it is made. Refuses, before anything is made, when the engine does
+     * not answer, is a swarm's worker, or its swarm has a secret of the stacks already (whose password
+     * the suite could not read) or a network of the overlay's name that is no attachable overlay.
      */
-    public boolean down() throws IOException, InterruptedException {
+    public Running useExisting(String host) throws IOException, InterruptedException {
+        Optional<Running> already = running();
+        if (already.isPresent()) {
+            sayInUse(already.get());
+            return already.get();
+        }
+        long started = System.nanoTime();
+        Docker docker = new Docker(host);
+        Docker.Result info = docker.run("info", "--format", "{{.Swarm.LocalNodeState}} {{.Swarm.ControlAvailable}}");
+        if (info.code() != 0) {
+            throw new UserError("no Docker engine answers at " + host + " (docker info: " + info.firstErrorLine()
+                    + "); name it with --docker-host or DOCKER_HOST");
+        }
+        String state = info.output().strip();
+        boolean makeSwarm = state.equals("inactive false");
+        if (makeSwarm) {
+            requireManagementPortFree();
+        } else if (!state.equals("active true")) {
+            throw new UserError("the engine at " + host + " is in a swarm but not one of its managers (swarm state and"
+                    + " manager: '" + state + "'); run bench swarm up --use-existing against a manager");
+        } else {
+            for (String secret : SECRETS) {
+                if (docker.run("secret", "inspect", secret).code() == 0) {
+                    throw new UserError(
+                            "the swarm at " + host + " has a secret " + secret + " already, whose password"
+                                    + " the suite cannot read: remove it (docker secret rm " + secret
+                                    + ") if an earlier run"
+                                    + " left it, or deploy with your own secrets and --db-password-file (docker-swarm/README.md)");
+                }
+            }
+        }
+        Docker.Result network =
+                docker.run("network", "inspect", "--format", "{{.Driver}} {{.Attachable}}", Swarm.NETWORK);
+        boolean makeNetwork = network.code() != 0;
+        if (!makeNetwork && !network.output().strip().equals("overlay true")) {
+            throw new UserError("the engine at " + host + " has a network " + Swarm.NETWORK + " that is no attachable"
+                    + " overlay network (driver and attachable: '"
+                    + network.output().strip() + "'); the stacks join"
+                    + " one of that name: remove or rename it");
+        }
+        Files.createDirectories(dir);
+        Set<Made> made = EnumSet.noneOf(Made.class);
+        try {
+            if (makeSwarm) {
+                out.println("the engine at " + host + " is in no swarm: making it a swarm of one node on 127.0.0.1");
+                made.add(Made.SWARM); // recorded first: a swarm init that fails half-way is left again by down
+                writeState(new Running(Optional.empty(), host, made));
+                Docker.Result init = docker.run(
+                        "swarm",
+                        "init",
+                        "--advertise-addr",
+                        "127.0.0.1",
+                        "--listen-addr",
+                        "127.0.0.1:" + MANAGEMENT_PORT);
+                if (init.code() != 0) {
+                    throw new UserError("docker swarm init failed: " + init.firstErrorLine());
+                }
+            }
+            if (makeNetwork) {
+                made.add(Made.NETWORK);
+                writeState(new Running(Optional.empty(), host, made));
+                createNetwork(docker);
+            }
+            made.add(Made.SECRETS);
+            writeState(new Running(Optional.empty(), host, made));
+            createSecrets(docker);
+        } catch (RuntimeException | Error | InterruptedException | IOException e) {
+            removeMade(docker, made);
+            Files.deleteIfExists(dir.resolve(STATE_FILE));
+            throw e;
+        }
+        out.printf(
+                "using the engine at %s (Docker %s), which the suite did not start; made on it: %s; bench swarm down"
+                        + " removes only those and the suite's stacks, and leaves the engine running (%.1f s)%n",
+                host,
+                serverVersion(docker),
+                made.stream().map(m -> m.name().toLowerCase(Locale.ROOT)).toList(),
+                (System.nanoTime() - started) / 1e9);
+        return new Running(Optional.empty(), host, made);
+    }
+
+    private void sayInUse(Running running) {
+        out.println(
+                running.ownEngine()
+                        ? "the suite's swarm already runs (dockerd pid "
+                                + running.dockerd().orElseThrow().pid() + ", " + running.host() + ")"
+                        : "the suite already uses the engine at " + running.host()
+                                + " (bench swarm down to stop using it)");
+    }
+
+    private static String serverVersion(Docker docker) throws IOException, InterruptedException {
+        return docker.run("info", "--format", "{{.ServerVersion}}").output().strip();
+    }
+
+    private static void createNetwork(Docker docker) throws IOException, InterruptedException {
+        Docker.Result network = docker.run("network", "create", "--driver", "overlay", "--attachable", Swarm.NETWORK);
+        if (network.code() != 0) {
+            throw new UserError(
+                    "creating the overlay network " + Swarm.NETWORK + " failed: " + network.firstErrorLine());
+        }
+    }
+
+    private void createSecrets(Docker docker) throws IOException, InterruptedException {
+        for (String secret : SECRETS) {
+            Path file = dir.resolve(secret);
+            if (!Files.isRegularFile(file)) { // kept across up and down: a volume a killed down left still matches
+                Files.createFile(
+                        file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.writeString(file, generatedPassword(), StandardCharsets.UTF_8);
+            }
+            Docker.Result created = docker.run(List.of("secret", "create", secret, "-"), file);
+            if (created.code() != 0) {
+                throw new UserError("docker secret create " + secret + " failed: " + created.firstErrorLine());
+            }
+        }
+    }
+
+    /**
+     * Removes the suite's stacks and their volumes, then, on the suite's own engine, leaves the swarm
+     * and stops the engine; on an engine that ran already, removes what up made there and nothing
+     * else. Returns the engine it was on; empty if no swarm of the suite was up.
+     */
+    public Optional<Running> down() throws IOException, InterruptedException {
         Optional<Running> running = running();
         if (running.isEmpty()) {
             Files.deleteIfExists(dir.resolve(STATE_FILE));
-            unmountNetworkNamespaces(); // an engine that was killed leaves them too
-            return false;
+            engine().unmountNetworkNamespaces(); // an engine that was killed leaves them too
+            return running;
         }
         Docker docker = new Docker(running.get().host());
+        if (!running.get().ownEngine()) {
+            Docker.Result info = docker.run("info", "--format", "{{.ServerVersion}}");
+            if (info.code() != 0) {
+                throw new UserError("the engine at " + running.get().host() + " does not answer ("
+                        + info.firstErrorLine() + "); run bench swarm down again once it does, to remove what the"
+                        + " suite made there: " + running.get().made());
+            }
+        }
+        removeStacks(docker);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CONTAINERS_GONE_SECONDS);
+        // stopped containers too: a task's container still holds its volume until the swarm removes it
+        while (!stackContainers(docker).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+        }
+        List<String> left = stackContainers(docker);
+        if (!left.isEmpty()) {
+            out.println("removing " + left.size() + " containers the stacks left");
+            docker.run(concat(List.of("rm", "--force"), left));
+        }
+        removeStackVolumes(docker);
+        if (running.get().ownEngine()) {
+            docker.run("swarm", "leave", "--force");
+            engine().stop(running.get().dockerd().orElseThrow());
+        } else {
+            removeMade(docker, running.get().made());
+        }
+        Files.deleteIfExists(dir.resolve(STATE_FILE));
+        return running;
+    }
+
+    private void removeStacks(Docker docker) throws IOException, InterruptedException {
         for (String stack : docker.run("stack", "ls", "--format", "{{.Name}}")
                 .output()
                 .strip()
@@ -208,56 +354,57 @@ public final class LocalSwarm {
                 docker.run("stack", "rm", stack);
             }
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CONTAINERS_GONE_SECONDS);
-        // stopped containers too: a task's container still holds its volume until the swarm removes it
-        while (!docker.run("ps", "--all", "--quiet").output().isBlank() && System.nanoTime() < deadline) {
-            Thread.sleep(500);
-        }
-        List<String> left =
-                docker.run("ps", "--all", "--quiet").output().strip().lines().toList();
-        if (!left.isEmpty() && !left.get(0).isBlank()) {
-            out.println("removing " + left.size() + " containers the stacks left");
-            docker.run(concat(List.of("rm", "--force"), left));
-        }
-        removeStackVolumes(docker);
-        docker.run("swarm", "leave", "--force");
-        stopEngine(running.get());
-        unmountNetworkNamespaces();
-        removeBridges();
-        return true;
     }
 
-    /**
-     * A stopped dockerd leaves the network namespace of its swarm's sandbox mounted (nsfs) under
-     * exec/netns: the namespace would live on, and the folder could not be deleted.
-     */
-    private void unmountNetworkNamespaces() throws IOException, InterruptedException {
-        Path netns = dir.resolve("exec").resolve("netns");
-        if (!Files.isDirectory(netns)) {
-            return;
-        }
-        List<String> mountPoints = Files.readAllLines(Path.of("/proc/self/mounts"), StandardCharsets.UTF_8).stream()
-                .map(line -> line.split(" "))
-                .filter(fields -> fields.length > 1)
-                .map(fields -> fields[1].replace("\\040", " "))
+    /** The containers, running or stopped, of the suite's stacks (and only those: the engine may be a user's). */
+    private static List<String> stackContainers(Docker docker) throws IOException, InterruptedException {
+        return docker.run(
+                        "ps",
+                        "--all",
+                        "--filter",
+                        "label=" + STACK_LABEL,
+                        "--format",
+                        "{{.ID}} {{.Label \"" + STACK_LABEL + "\"}}")
+                .output()
+                .strip()
+                .lines()
+                .map(line -> line.split(" ", 2))
+                .filter(fields -> fields.length == 2 && fields[1].startsWith(Swarm.STACK_PREFIX))
+                .map(fields -> fields[0])
                 .toList();
-        try (Stream<Path> files = Files.list(netns)) {
-            for (Path file : files.toList()) {
-                // one umount per mount: a path an earlier engine left mounted is mounted over again
-                for (int mounts = Collections.frequency(
-                                mountPoints, file.toAbsolutePath().toString());
-                        mounts > 0;
-                        mounts--) {
-                    Process umount = new ProcessBuilder(
-                                    "umount", file.toAbsolutePath().toString())
-                            .redirectErrorStream(true)
-                            .start();
-                    String said = new String(umount.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                    if (umount.waitFor() != 0) {
-                        out.println("could not unmount dockerd's network namespace " + file + ": " + said.strip());
-                        break;
-                    }
+    }
+
+    /** Removes, from an engine the suite did not start, what up made there: secrets, network, swarm. */
+    private void removeMade(Docker docker, Set<Made> made) throws IOException, InterruptedException {
+        if (made.contains(Made.SECRETS)) {
+            for (String secret : SECRETS) {
+                Docker.Result removed = docker.run("secret", "rm", secret);
+                if (removed.code() != 0 && !removed.firstErrorLine().contains("not found")) {
+                    out.println("could not remove the secret " + secret + ": " + removed.firstErrorLine());
                 }
+            }
+        }
+        if (made.contains(Made.NETWORK)) {
+            Docker.Result removed = docker.run("network", "rm", Swarm.NETWORK);
+            if (removed.code() != 0 && !removed.firstErrorLine().contains("not found")) {
+                out.println("could not remove the network " + Swarm.NETWORK + ": " + removed.firstErrorLine());
+            }
+        }
+        if (made.contains(Made.SWARM)) {
+            List<String> others = docker.run("service", "ls", "--format", "{{.Name}}")
+                    .output()
+                    .strip()
+                    .lines()
+                    .filter(service -> !service.isBlank() && !service.startsWith(Swarm.STACK_PREFIX))
+                    .toList();
+            if (!others.isEmpty()) {
+                out.println("the swarm up made runs services that are not the suite's now (" + String.join(", ", others)
+                        + "): it stays; docker swarm leave --force ends it");
+                return;
+            }
+            Docker.Result left = docker.run("swarm", "leave", "--force");
+            if (left.code() != 0 && !left.firstErrorLine().contains("not part of a swarm")) {
+                out.println("could not leave the swarm: " + left.firstErrorLine());
             }
         }
     }
@@ -267,7 +414,7 @@ public final class LocalSwarm {
      * it was initialised with, which the next up replaces: down removes them.
      */
     private void removeStackVolumes(Docker docker) throws IOException, InterruptedException {
-        List<String> volumes = docker.run("volume", "ls", "--quiet", "--filter", "label=com.docker.stack.namespace")
+        List<String> volumes = docker.run("volume", "ls", "--quiet", "--filter", "label=" + STACK_LABEL)
                 .output()
                 .strip()
                 .lines()
@@ -281,54 +428,21 @@ public final class LocalSwarm {
         }
     }
 
-    /**
-     * dockerd leaves its bridges (the default one and the swarm's gateway bridge) when it stops; no
-     * other engine runs (up made sure), so they are the suite's. Its iptables chains stay, as after
-     * any dockerd, without a rule for a container.
-     */
-    private void removeBridges() throws IOException, InterruptedException {
-        for (String bridge : BRIDGES) {
-            Process show = new ProcessBuilder("ip", "link", "show", bridge)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            if (show.waitFor() == 0) {
-                Process delete = new ProcessBuilder("ip", "link", "delete", bridge)
-                        .redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                        .start();
-                if (delete.waitFor() != 0) {
-                    out.println("could not remove the network bridge " + bridge + " (ip link delete " + bridge + ")");
-                }
-            }
-        }
-    }
-
-    private void stopEngine(Running running) throws IOException {
-        running.dockerd().handle().ifPresent(dockerd -> {
-            // containerd and the containers' shims are dockerd's children: stop whatever it leaves
-            List<ProcessHandle> children = dockerd.descendants().toList();
-            ProcessStopping.terminate(out, "dockerd", List.of(dockerd), STOP_TIMEOUT_SECONDS);
-            List<ProcessHandle> alive =
-                    children.stream().filter(ProcessHandle::isAlive).toList();
-            ProcessStopping.terminate(out, "containerd", alive, STOP_TIMEOUT_SECONDS);
-        });
-        Files.deleteIfExists(dir.resolve(STATE_FILE));
-    }
-
     /** What up would trip over, checked before it starts anything. */
     private void requireStartable() {
         if (!Docker.installed("dockerd")) {
             throw new UserError("dockerd is not installed; install it (apt-get install docker.io, which ./bench swarm"
                     + " up does by itself when it runs as root) and retry");
         }
-        ProcessHandle.allProcesses()
-                .filter(p -> p.info().command().map(c -> c.endsWith("/dockerd")).orElse(false))
-                .findFirst()
-                .ifPresent(other -> {
-                    throw new UserError("another dockerd runs (pid " + other.pid() + "); the suite starts an engine of"
-                            + " its own and never shares one: stop it, or use it as it is with bench swarm deploy");
-                });
+        ProcessHandle.allProcesses().filter(DockerEngine::isDockerd).findFirst().ifPresent(other -> {
+            throw new UserError("another dockerd runs (pid " + other.pid() + "); the suite starts an engine of"
+                    + " its own and shares none unless told: stop it, or use it with bench swarm up"
+                    + " --use-existing (down then removes only what the suite made there)");
+        });
+        requireManagementPortFree();
+    }
+
+    private static void requireManagementPortFree() {
         try (ServerSocket probe = new ServerSocket()) {
             probe.setReuseAddress(true);
             probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), MANAGEMENT_PORT));
@@ -339,10 +453,15 @@ public final class LocalSwarm {
 
     private void writeState(Running running) {
         Properties p = new Properties();
-        p.setProperty("dockerd", running.dockerd().toString());
+        running.dockerd().ifPresent(dockerd -> p.setProperty("dockerd", dockerd.toString()));
         p.setProperty("host", running.host());
+        p.setProperty(
+                "made",
+                String.join(
+                        ",", running.made().stream().map(Made::name).sorted().toList()));
         StringWriter text = new StringWriter();
         try {
+            Files.createDirectories(dir);
             p.store(text, "streambench local swarm");
             Folders.replaceAtomically(dir.resolve(STATE_FILE), text.toString());
         } catch (IOException e) {
@@ -351,6 +470,6 @@ public final class LocalSwarm {
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
-        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+        return Stream.concat(a.stream(), b.stream()).toList();
     }
 }
