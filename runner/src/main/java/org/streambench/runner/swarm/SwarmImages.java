@@ -56,7 +56,8 @@ public final class SwarmImages {
 
     public static SwarmImages of(Path folder, LocalSwarm swarm, PrintWriter out) {
         LocalSwarm.Running running = swarm.running()
-                .orElseThrow(() -> new UserError("the suite's swarm does not run; start it with bench swarm up"));
+                .orElseThrow(() -> new UserError(
+                        "the suite's swarm does not run; start it with bench swarm up (or up --use-existing)"));
         return new SwarmImages(folder, swarm.dir(), new Docker(running.host()), out);
     }
 
