@@ -96,6 +96,23 @@ final class SwarmFixture {
         CliResult deploy = CliResult.bench("swarm", "deploy", stack, "--single-node");
         assertEquals(0, deploy.code(), deploy.toString());
         assertTrue(deploy.out().contains("stack streambench-" + stack + " healthy after"), deploy.out());
+        assertStatusShows(stack);
+    }
+
+    /** bench swarm status lists {@code stack} with every one of its services at all its replicas. */
+    static void assertStatusShows(String stack) {
+        CliResult status = CliResult.bench("swarm", "status");
+        assertEquals(0, status.code(), status.toString());
+        String prefix = "stack streambench-" + stack + ": ";
+        String line = status.out()
+                .lines()
+                .filter(l -> l.startsWith(prefix))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no line for the stack: " + status));
+        for (String service : line.substring(prefix.length()).split(", ")) {
+            String[] replicas = service.substring(service.indexOf(' ') + 1).split("/");
+            assertEquals(replicas[0], replicas[1], service + " at all its replicas: " + status);
+        }
     }
 
     /** Removes what the test deployed: four clusters at once would share two cores. */

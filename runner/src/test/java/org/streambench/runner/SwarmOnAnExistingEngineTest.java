@@ -76,6 +76,12 @@ class SwarmOnAnExistingEngineTest {
         assertEquals(0, up.code(), up.toString());
         assertTrue(up.out().contains("made on it: [swarm, network, secrets]"), up.out());
         assertEquals("active", swarmState());
+        CliResult status = CliResult.bench("swarm", "status");
+        assertTrue(
+                status.out()
+                        .startsWith("an engine the suite did not start: " + engine.host()
+                                + "; up made on it: [swarm, network, secrets]\nno stack of the suite is deployed"),
+                status.toString());
 
         deployRedis();
         assertVerifiedRunAs("default", tmp, "redis", "redis://127.0.0.1:26379");
@@ -89,6 +95,7 @@ class SwarmOnAnExistingEngineTest {
         assertEquals(List.of(), suitesVolumes());
         assertFalse(networks().contains("streambench"), networks().toString());
         assertFalse(Files.exists(SWARM_DIR.resolve("swarm.properties")), "the suite uses no engine now");
+        assertTrue(CliResult.bench("swarm", "status").out().startsWith("the suite's swarm is not up"));
     }
 
     @Test
@@ -145,6 +152,7 @@ class SwarmOnAnExistingEngineTest {
         CliResult deploy = CliResult.bench("swarm", "deploy", "redis", "--single-node");
         assertEquals(0, deploy.code(), deploy.toString());
         assertTrue(deploy.out().contains("stack streambench-redis healthy after"), deploy.out());
+        SwarmFixture.assertStatusShows("redis");
     }
 
     private static String swarmState() throws Exception {

@@ -1,6 +1,7 @@
 package org.streambench.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.streambench.runner.SwarmFixture.PRIMARY_URL;
 import static org.streambench.runner.SwarmFixture.assertVerifiedRun;
 import static org.streambench.runner.SwarmFixture.psql;
@@ -48,6 +49,8 @@ class SwarmPostgresqlTest {
     @Test
     void aVerifiedRunAgainstThePrimaryAndTheReplicasFollow(@TempDir Path tmp) throws Exception {
         swarm.deployHealthy("postgresql");
+        CliResult status = CliResult.bench("swarm", "status");
+        assertTrue(status.out().startsWith("the suite's own engine: dockerd pid "), status.toString());
         assertVerifiedRun(tmp, "postgresql", PRIMARY_URL);
 
         String primaryCount = psql("postgresql-primary", "SELECT count(*), sum(int_1) FROM sensor_records");

@@ -21,14 +21,16 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "The study's cluster on a Docker Swarm: the stacks of docker-swarm/, deployed as streambench-NAME.",
-            "On this machine: bench swarm up (a Docker engine and a swarm of one node of the suite's own), bench"
-                    + " swarm images (built offline), bench swarm deploy NAME --single-node, ..., bench swarm down.",
+            "On this machine: bench swarm up (a Docker engine and a swarm of one node of the suite's own, or with"
+                    + " --use-existing on an engine you run), bench swarm images (built offline), bench swarm deploy"
+                    + " NAME --single-node, ..., bench swarm down.",
             "On a real cluster's manager: bench swarm deploy NAME (see docker-swarm/README.md for node labels and"
                     + " secrets); deploy base and monitoring first, then one database at a time."
         },
         subcommands = {
             SwarmCommand.Up.class,
             SwarmCommand.Down.class,
+            SwarmCommand.Status.class,
             SwarmCommand.Images.class,
             SwarmCommand.Deploy.class,
             SwarmCommand.Remove.class,
@@ -120,6 +122,22 @@ final class SwarmCommand {
                             : "swarm down: the suite's stacks and what it made on " + was.host()
                                     + " are gone; that engine runs on")
                     .orElse("the suite's swarm was not running"));
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "status",
+            mixinStandardHelpOptions = true,
+            description = "Which Docker engine the suite's swarm is on (its own, or one up --use-existing named, and"
+                    + " what up made there) and the suite's stacks with their services' replicas.")
+    static final class Status implements Callable<Integer> {
+        @Spec
+        CommandSpec command;
+
+        @Override
+        public Integer call() throws Exception {
+            local(command).status().forEach(command.commandLine().getOut()::println);
             return 0;
         }
     }

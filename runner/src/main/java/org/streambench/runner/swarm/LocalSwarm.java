@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -262,6 +263,56 @@ public final class LocalSwarm {
                 made.stream().map(m -> m.name().toLowerCase(Locale.ROOT)).toList(),
                 (System.nanoTime() - started) / 1e9);
         return new Running(Optional.empty(), host, made);
+    }
+
+    /**
+     * What the suite's swarm is now, a line each: which engine (its own, or one that ran already and
+     * what up made there), and each of the suite's stacks with its services' replicas.
+     */
+    public List<String> status() throws IOException, InterruptedException {
+        Optional<Running> running = running();
+        if (running.isEmpty()) {
+            return List.of("the suite's swarm is not up (bench swarm up, or up --use-existing)");
+        }
+        List<String> lines = new ArrayList<>();
+        Running engine = running.get();
+        lines.add(
+                engine.ownEngine()
+                        ? "the suite's own engine: dockerd pid "
+                                + engine.dockerd().orElseThrow().pid() + ", " + engine.host()
+                        : "an engine the suite did not start: " + engine.host() + "; up made on it: "
+                                + engine.made().stream()
+                                        .sorted()
+                                        .map(m -> m.name().toLowerCase(Locale.ROOT))
+                                        .toList());
+        Docker docker = new Docker(engine.host());
+        Docker.Result version = docker.run("info", "--format", "{{.ServerVersion}}");
+        if (version.code() != 0) {
+            lines.add("it does not answer: " + version.firstErrorLine());
+            return lines;
+        }
+        List<String> stacks = docker.run("stack", "ls", "--format", "{{.Name}}")
+                .output()
+                .strip()
+                .lines()
+                .filter(stack -> stack.startsWith(Swarm.STACK_PREFIX))
+                .toList();
+        if (stacks.isEmpty()) {
+            lines.add("no stack of the suite is deployed");
+        }
+        for (String stack : stacks) {
+            lines.add("stack " + stack + ": "
+                    + String.join(
+                            ", ",
+                            docker.run("stack", "services", "--format", "{{.Name}} {{.Replicas}}", stack)
+                                    .output()
+                                    .strip()
+                                    .lines()
+                                    .map(service -> service.substring(stack.length() + 1))
+                                    .sorted()
+                                    .toList()));
+        }
+        return lines;
     }
 
     private void sayInUse(Running running) {
