@@ -27,8 +27,9 @@ import org.streambench.servers.TestServers;
  * bench swarm up --use-existing on a Docker engine the suite did not start, "someone else's": the
  * test starts it in a folder of its own, with a socket of its own, as a user's engine would run.
  * On an engine in no swarm, up makes a swarm of one node and down leaves it again; on the user's own
- * swarm, down removes the suite's stack, network and secrets and nothing of the user's: the
- * engine, the swarm, a service, a secret and a network of the user's stay. Tag "swarm"
+ * swarm, a secret of the stacks' names and a network of the overlay's name that is no overlay are
+ * refused before anything is made, and down removes the suite's stack, network and secrets and
+ * nothing of the user's: the engine, the swarm, a service, a secret and a network of the user's stay. Tag "swarm"
  * ({@code ./bench test --swarm}): it needs Docker and builds the Redis image on that engine.
  */
 @Tag("swarm")
@@ -112,6 +113,12 @@ class SwarmOnAnExistingEngineTest {
             assertTrue(refused.err().contains("docker secret rm streambench_db_password"), refused.toString());
             assertFalse(Files.exists(SWARM_DIR.resolve("swarm.properties")), "refused before anything is made");
             docker("secret", "rm", "streambench_db_password");
+            docker("network", "create", "--driver", "bridge", "streambench");
+            CliResult network = CliResult.bench("swarm", "up", "--use-existing", "--docker-host", engine.host());
+            assertEquals(2, network.code(), "a network of the overlay's name that is no overlay: " + network);
+            assertTrue(network.err().contains("remove or rename it"), network.toString());
+            assertFalse(Files.exists(SWARM_DIR.resolve("swarm.properties")), "refused before anything is made");
+            docker("network", "rm", "streambench");
 
             CliResult up = CliResult.bench("swarm", "up", "--use-existing", "--docker-host", engine.host());
             assertEquals(0, up.code(), up.toString());

@@ -207,11 +207,10 @@ public final class LocalSwarm {
         } else {
             for (String secret : SECRETS) {
                 if (docker.run("secret", "inspect", secret).code() == 0) {
-                    throw new UserError(
-                            "the swarm at " + host + " has a secret " + secret + " already, whose password"
-                                    + " the suite cannot read: remove it (docker secret rm " + secret
-                                    + ") if an earlier run"
-                                    + " left it, or deploy with your own secrets and --db-password-file (docker-swarm/README.md)");
+                    throw new UserError("the swarm at " + host + " has a secret " + secret + " already, whose"
+                            + " password the suite cannot read: remove it (docker secret rm " + secret + ") if an"
+                            + " earlier run left it, or deploy with your own secrets and --db-password-file"
+                            + " (docker-swarm/README.md)");
                 }
             }
         }
@@ -219,10 +218,10 @@ public final class LocalSwarm {
                 docker.run("network", "inspect", "--format", "{{.Driver}} {{.Attachable}}", Swarm.NETWORK);
         boolean makeNetwork = network.code() != 0;
         if (!makeNetwork && !network.output().strip().equals("overlay true")) {
-            throw new UserError("the engine at " + host + " has a network " + Swarm.NETWORK + " that is no attachable"
-                    + " overlay network (driver and attachable: '"
-                    + network.output().strip() + "'); the stacks join"
-                    + " one of that name: remove or rename it");
+            throw new UserError("the engine at " + host + " has a network " + Swarm.NETWORK + " that is no"
+                    + " attachable overlay network (driver and attachable: '"
+                    + network.output().strip()
+                    + "'); the stacks join one of that name: remove or rename it");
         }
         Files.createDirectories(dir);
         Set<Made> made = EnumSet.noneOf(Made.class);
