@@ -26,11 +26,12 @@ import org.streambench.servers.TestServers;
 /**
  * bench swarm up --use-existing on a Docker engine the suite did not start, "someone else's": the
  * test starts it in a folder of its own, with a socket of its own, as a user's engine would run.
- * On an engine in no swarm, up makes a swarm of one node and down leaves it again; on the user's own
- * swarm, a secret of the stacks' names and a network of the overlay's name that is no overlay are
- * refused before anything is made, and down removes the suite's stack, network and secrets and
- * nothing of the user's: the engine, the swarm, a service, a secret and a network of the user's stay. Tag "swarm"
- * ({@code ./bench test --swarm}): it needs Docker and builds the Redis image on that engine.
+ * On an engine in no swarm, up makes a swarm of one node and down leaves it again, unless a service
+ * of the user's runs on it by then. On the user's own swarm, a secret of the stacks' names and a
+ * network of the overlay's name that is no overlay are refused before anything is made, and down
+ * removes the suite's stack, network and secrets and nothing of the user's: the engine, the swarm,
+ * a service, a secret and a network of the user's stay. Tag "swarm" ({@code ./bench test --swarm}):
+ * it needs Docker and builds the Redis image on that engine.
  */
 @Tag("swarm")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -100,6 +101,28 @@ class SwarmOnAnExistingEngineTest {
     }
 
     @Test
+    void aSwarmUpMadeStaysWhenAServiceOfTheUsersRunsOnItByThen() throws Exception {
+        CliResult up = CliResult.bench("swarm", "up", "--use-existing", "--docker-host", engine.host());
+        assertEquals(0, up.code(), up.toString());
+        assertTrue(up.out().contains("made on it: [swarm, network, secrets]"), up.out());
+        try {
+            docker("service", "create", "--detach", "--name", "users_service", "local/streambench-redis:latest");
+
+            CliResult down = CliResult.bench("swarm", "down");
+            assertEquals(0, down.code(), down.toString());
+            assertTrue(down.out().contains("runs services that are not the suite's now (users_service)"), down.out());
+            assertEquals("active", swarmState(), "the swarm stays for the user's service");
+            assertTrue(
+                    docker("service", "ls", "--format", "{{.Name}}").strip().equals("users_service"),
+                    "the user's service stays");
+            assertEquals("", docker("secret", "ls", "--quiet").strip(), "the suite's secrets are gone all the same");
+            assertFalse(networks().contains("streambench"), networks().toString());
+        } finally {
+            leaveTheUsersSwarm();
+        }
+    }
+
+    @Test
     void onTheUsersSwarmDownRemovesTheSuitesStackNetworkAndSecretsAndNothingOfTheUsers() throws Exception {
         docker("swarm", "init", "--advertise-addr", "127.0.0.1", "--listen-addr", "127.0.0.1:2377");
         try {
@@ -151,6 +174,13 @@ class SwarmOnAnExistingEngineTest {
                             .toList(),
                     "only the user's container is left");
         } finally {
+            leaveTheUsersSwarm();
+        }
+    }
+
+    /** The user's clean-up: a failure above is not hidden by a swarm that is gone already. */
+    private static void leaveTheUsersSwarm() throws Exception {
+        if (swarmState().equals("active")) {
             docker("swarm", "leave", "--force");
         }
     }
