@@ -290,12 +290,7 @@ public final class LocalSwarm {
             lines.add("it does not answer: " + version.firstErrorLine());
             return lines;
         }
-        List<String> stacks = docker.run("stack", "ls", "--format", "{{.Name}}")
-                .output()
-                .strip()
-                .lines()
-                .filter(stack -> stack.startsWith(Swarm.STACK_PREFIX))
-                .toList();
+        List<String> stacks = suiteStacks(docker);
         if (stacks.isEmpty()) {
             lines.add("no stack of the suite is deployed");
         }
@@ -394,16 +389,20 @@ public final class LocalSwarm {
     }
 
     private void removeStacks(Docker docker) throws IOException, InterruptedException {
-        for (String stack : docker.run("stack", "ls", "--format", "{{.Name}}")
+        for (String stack : suiteStacks(docker)) {
+            out.println("removing stack " + stack);
+            docker.run("stack", "rm", stack);
+        }
+    }
+
+    /** The suite's stacks (streambench-*) on the engine, and only those: the engine may be a user's. */
+    private static List<String> suiteStacks(Docker docker) throws IOException, InterruptedException {
+        return docker.run("stack", "ls", "--format", "{{.Name}}")
                 .output()
                 .strip()
                 .lines()
-                .toList()) {
-            if (stack.startsWith(Swarm.STACK_PREFIX)) {
-                out.println("removing stack " + stack);
-                docker.run("stack", "rm", stack);
-            }
-        }
+                .filter(stack -> stack.startsWith(Swarm.STACK_PREFIX))
+                .toList();
     }
 
     /** The containers, running or stopped, of the suite's stacks (and only those: the engine may be a user's). */
