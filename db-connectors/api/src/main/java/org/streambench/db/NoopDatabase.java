@@ -33,7 +33,7 @@ public final class NoopDatabase implements Database {
     private static long callMicros(DatabaseSettings settings) {
         String value = settings.get(CALL_MICROS, "0");
         try {
-            long micros = Long.parseLong(value);
+            long micros = value.matches("[0-9]{1,8}") ? Long.parseLong(value) : -1; // ASCII digits only
             if (micros >= 0 && micros <= 10_000_000) {
                 return micros;
             }

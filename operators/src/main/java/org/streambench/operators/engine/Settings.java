@@ -15,7 +15,7 @@ public final class Settings {
             return;
         }
         try {
-            if (Integer.parseInt(value.trim()) >= 1) {
+            if (asciiInt(value) >= 1) {
                 return;
             }
         } catch (NumberFormatException notANumber) {
@@ -32,7 +32,7 @@ public final class Settings {
             return;
         }
         try {
-            if (Integer.parseInt(value.trim()) >= 0) {
+            if (asciiInt(value) >= 0) {
                 return;
             }
         } catch (NumberFormatException notANumber) {
@@ -40,6 +40,15 @@ public final class Settings {
         }
         throw new IllegalArgumentException(
                 "--engine-setting " + key + " '" + value + "' must be a whole number of at least 0");
+    }
+
+    /** A whole number in ASCII digits (Java's parsing alone also takes other scripts' digits). */
+    private static int asciiInt(String value) {
+        String trimmed = value.trim();
+        if (!trimmed.matches("[+-]?[0-9]{1,10}")) {
+            throw new NumberFormatException(value);
+        }
+        return Integer.parseInt(trimmed);
     }
 
     /** The setting {@code key}, when present, must be one of {@code allowed}. */

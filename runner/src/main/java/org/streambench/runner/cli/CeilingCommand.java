@@ -57,11 +57,16 @@ final class CeilingCommand implements Callable<Integer> {
             description = "read, insert, update or mixed, as the operator does them (default: ${DEFAULT-VALUE}).")
     String pattern;
 
-    @Option(names = "--blob", defaultValue = "10000", description = "BLOB size in bytes (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--blob",
+            paramLabel = "BYTES",
+            defaultValue = "10000",
+            description = "BLOB size in bytes (default: ${DEFAULT-VALUE}).")
     String blob;
 
     @Option(
             names = "--threads",
+            paramLabel = "N",
             defaultValue = "1",
             description = "Clients, each making its calls as --access says; compare with --parallelism (default:"
                     + " ${DEFAULT-VALUE}).")
@@ -77,18 +82,21 @@ final class CeilingCommand implements Callable<Integer> {
 
     @Option(
             names = "--duration",
+            paramLabel = "DURATION",
             defaultValue = "30s",
             description = "How long the tool runs (default: ${DEFAULT-VALUE}).")
     String duration;
 
     @Option(
             names = "--keys",
+            paramLabel = "N",
             defaultValue = "10000",
             description = "Prefilled keys, as bench run's --keys (default: ${DEFAULT-VALUE}).")
     String keys;
 
     @Option(
             names = "--seed",
+            paramLabel = "SEED",
             defaultValue = "1",
             description = "Seed of the prefill, as bench run's (default: ${DEFAULT-VALUE}).")
     String seed;
@@ -157,7 +165,7 @@ final class CeilingCommand implements Callable<Integer> {
         }
         long seedValue;
         try {
-            seedValue = Long.parseLong(seed.trim());
+            seedValue = Inputs.whole(seed);
         } catch (NumberFormatException e) {
             throw new UserError("--seed '" + seed + "' must be a whole number");
         }

@@ -36,7 +36,10 @@ final class DbCommand {
                 description = "${COMPLETION-CANDIDATES}")
         String database;
 
-        @Option(names = "--port", description = "Port (default: the database's own; bench db status lists them).")
+        @Option(
+                names = "--port",
+                paramLabel = "PORT",
+                description = "Port (default: the database's own; bench db status lists them).")
         String port;
 
         @Option(

@@ -24,7 +24,10 @@ final class MonitorCommand {
             mixinStandardHelpOptions = true,
             description = "Start Prometheus in the background on 127.0.0.1 (no-op if it runs).")
     static final class Start implements Callable<Integer> {
-        @Option(names = "--port", description = "Port of Prometheus (default: " + Prometheus.DEFAULT_PORT + ").")
+        @Option(
+                names = "--port",
+                paramLabel = "PORT",
+                description = "Port of Prometheus (default: " + Prometheus.DEFAULT_PORT + ").")
         String port;
 
         @Spec

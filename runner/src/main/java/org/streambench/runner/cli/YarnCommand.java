@@ -30,6 +30,7 @@ final class YarnCommand {
     static final class Start implements Callable<Integer> {
         @Option(
                 names = "--port",
+                paramLabel = "PORT",
                 description = "First of the " + LocalYarn.PORT_COUNT + " consecutive ports YARN binds (default: "
                         + LocalYarn.DEFAULT_PORT + "; the ResourceManager's web UI and REST API is the fifth).")
         String port;

@@ -21,6 +21,8 @@ public final class ExperimentOptions {
 
     /** The runner picks a random unused run token. */
     static final int RUN_TOKEN_UNSET = -1;
+    /** A run without --records: timed by --duration (the spec's recordsPerGenerator of 0). */
+    private static final long UNBOUNDED = 0;
 
     static final int MAX_PARALLELISM = 128;
     static final int MAX_BLOB_BYTES = 16 << 20;
@@ -58,18 +60,21 @@ public final class ExperimentOptions {
 
     @Option(
             names = "--blob",
+            paramLabel = "BYTES",
             defaultValue = "10000",
             description = "BLOB size in bytes; the study used 1, 10000, 100000 (default: ${DEFAULT-VALUE}).")
     public String blob;
 
     @Option(
             names = "--duration",
+            paramLabel = "DURATION",
             defaultValue = "30s",
             description = "Measured time after the warm-up, e.g. 30s, 10m (default: ${DEFAULT-VALUE}).")
     public String duration;
 
     @Option(
             names = "--warmup",
+            paramLabel = "DURATION|steady[:MAX]",
             defaultValue = "5s",
             description =
                     "Warm-up before measuring, excluded from the statistics: a duration, "
@@ -78,17 +83,19 @@ public final class ExperimentOptions {
 
     @Option(
             names = "--rate",
+            paramLabel = "RATE",
             defaultValue = "0",
             description = "Records per second over all generators; 0 = unthrottled (default: ${DEFAULT-VALUE}).")
     String rate;
 
     /** Whether --rate throttles the generators (a rate other than 0). */
     public boolean throttled() {
-        return Inputs.nonNegative("--rate", rate, " of records per second (0 = unthrottled)") != 0;
+        return Inputs.rate(rate) != 0;
     }
 
     @Option(
             names = "--keys",
+            paramLabel = "N",
             defaultValue = "10000",
             description =
                     "Prefilled key space for read, update and mixed; the study used 1000000 (default: ${DEFAULT-VALUE}).")
@@ -96,25 +103,30 @@ public final class ExperimentOptions {
 
     @Option(
             names = "--parallelism",
+            paramLabel = "N",
             defaultValue = "1",
             description = "Parallel instances of the processing operator (default: ${DEFAULT-VALUE}).")
     String parallelism;
 
     @Option(
             names = "--generator-parallelism",
+            paramLabel = "N",
             defaultValue = "1",
             description = "Parallel generator instances (default: ${DEFAULT-VALUE}).")
     String generatorParallelism;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of the generators (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--seed",
+            paramLabel = "SEED",
+            defaultValue = "1",
+            description = "Seed of the generators (default: ${DEFAULT-VALUE}).")
     String seed;
 
     @Option(
             names = "--records",
-            defaultValue = "0",
-            description =
-                    "A bounded run: each generator emits exactly this many records "
-                            + "and the run ends when all are processed (--duration is then the time limit); 0 = unbounded (default: ${DEFAULT-VALUE}).")
+            paramLabel = "N",
+            description = "A bounded run: each generator emits exactly N records and the run ends when all are"
+                    + " processed (--duration is then the time limit). Without it the run is timed by --duration.")
     String records;
 
     @Option(
@@ -128,6 +140,7 @@ public final class ExperimentOptions {
 
     @Option(
             names = "--run-token",
+            paramLabel = "TOKEN",
             description = "Fix the token that makes new keys unique (0..524287; default: a random unused one), "
                     + "to reproduce a run key for key.")
     String runToken;
@@ -201,7 +214,7 @@ public final class ExperimentOptions {
         }
         long seedValue;
         try {
-            seedValue = Long.parseLong(seed.trim());
+            seedValue = Inputs.whole(seed);
         } catch (NumberFormatException e) {
             throw new UserError("--seed '" + seed + "' must be a whole number");
         }
@@ -211,13 +224,15 @@ public final class ExperimentOptions {
                     "--parallelism " + processing + " is more than " + MAX_PARALLELISM
                             + " (each instance holds its own database session; Flink keys records into at most 128 groups by default)");
         }
-        long bound = records.trim().equals("0") ? 0 : Inputs.positiveLong("--records", records, " (0 = unbounded)");
+        long bound = records == null
+                ? UNBOUNDED
+                : Inputs.positiveLong("--records", records, "; leave --records out for a run timed by --duration");
         int token = runToken == null ? RUN_TOKEN_UNSET : runToken(runToken);
         return ExperimentSpec.builder(engine, database, parsedPattern)
                 .blobBytes((int) blobBytes)
                 .durationSeconds(durationSeconds)
                 .warmupSeconds(warmupSeconds)
-                .rate(Inputs.nonNegative("--rate", rate, " of records per second (0 = unthrottled)"))
+                .rate(Inputs.rate(rate))
                 .keys(keyCount)
                 .parallelism(processing)
                 .generatorParallelism(generators)
@@ -242,9 +257,9 @@ public final class ExperimentOptions {
 
     private static int runToken(String text) {
         try {
-            int token = Integer.parseInt(text.trim());
+            long token = Inputs.whole(text);
             if (token >= 0 && token <= Keys.MAX_TOKEN) {
-                return token;
+                return (int) token;
             }
         } catch (NumberFormatException notANumber) {
             // fall through to the message below

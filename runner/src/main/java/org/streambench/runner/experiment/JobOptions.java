@@ -29,6 +29,7 @@ public final class JobOptions {
 
     @Option(
             names = "--metrics-port",
+            paramLabel = "PORT",
             defaultValue = "9400",
             description = "Port of the job's Prometheus endpoint; 0 = any free port (default: ${DEFAULT-VALUE}).")
     public String metricsPort;
@@ -60,17 +61,23 @@ public final class JobOptions {
             description = "With --cluster yarn: the folder with the cluster's yarn-site.xml and core-site.xml.")
     Path yarnConf;
 
-    @Option(names = "--job-heap", defaultValue = "1g", description = "Heap of the job JVM (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--job-heap",
+            paramLabel = "SIZE",
+            defaultValue = "1g",
+            description = "Heap of the job JVM (default: ${DEFAULT-VALUE}).")
     String jobHeap;
 
     @Option(
             names = "--startup-timeout",
+            paramLabel = "DURATION",
             defaultValue = "180s",
             description = "How long the job may take to process its first record (default: ${DEFAULT-VALUE}).")
     String startupTimeout;
 
     @Option(
             names = "--stop-timeout",
+            paramLabel = "DURATION",
             defaultValue = "60s",
             description = "How long the job may take to drain and exit after the run (default: ${DEFAULT-VALUE}).")
     String stopTimeout;
@@ -127,7 +134,7 @@ public final class JobOptions {
             "sum by (engine, database, pattern, blob_bytes) (rate(streambench_records_total[5s]))";
 
     public ExperimentRunner runner(PrintWriter out) {
-        if (!jobHeap.matches("\\d+[mMgG]")) {
+        if (!jobHeap.matches("[0-9]{1,9}[mMgG]")) {
             throw new UserError("--job-heap '" + jobHeap + "' must look like 512m or 2g");
         }
         if (megabytes(jobHeap) < MIN_JOB_HEAP_MB) {

@@ -268,9 +268,10 @@ public final class Journal {
         Journal journal = new Journal(dir, plan, document.createdAt());
         if (document.settings() != null) {
             journal.settings = new LinkedHashMap<>(document.settings());
+            journal.settings.remove(RECORDS, UNBOUNDED_RECORDS);
             journal.spec = document.spec();
         } else {
-            journal.legacyOptions = List.copyOf(document.options());
+            journal.legacyOptions = withoutUnboundedRecords(document.options());
         }
         for (MatrixJournal.CellEntry c : document.cells()) {
             Entry entry = new Entry(
@@ -285,6 +286,29 @@ public final class Journal {
             journal.entries.put(entry.cell().id(), entry);
         }
         return journal;
+    }
+
+    /** A journal written before --records refused 0 stores the option's old default, "0" (unbounded): read as no --records. */
+    private static final String RECORDS = "records";
+
+    private static final String UNBOUNDED_RECORDS = "0";
+
+    private static List<String> withoutUnboundedRecords(List<String> options) {
+        List<String> kept = new ArrayList<>();
+        for (int i = 0; i < options.size(); i++) {
+            String option = options.get(i);
+            if (option.equals("--" + RECORDS + "=" + UNBOUNDED_RECORDS)) {
+                continue;
+            }
+            if (option.equals("--" + RECORDS)
+                    && i + 1 < options.size()
+                    && options.get(i + 1).equals(UNBOUNDED_RECORDS)) {
+                i++;
+                continue;
+            }
+            kept.add(option);
+        }
+        return List.copyOf(kept);
     }
 
     public MatrixPlan plan() {
