@@ -1,6 +1,7 @@
 package org.streambench.runner.cli;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.streambench.db.DatabaseException;
 import org.streambench.local.UserError;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.MissingParameterException;
@@ -69,12 +71,12 @@ public final class Bench {
         cli.setOut(out);
         cli.setErr(err);
         cli.setParameterExceptionHandler((e, arguments) -> {
-            err.println("bench: " + problem(e) + " (see: " + helpCommand(e.getCommandLine()) + ")");
+            err.println("bench: " + oneLine(problem(e)) + " (see: " + helpCommand(e.getCommandLine()) + ")");
             return 2;
         });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof UserError) {
-                err.println("bench: " + e.getMessage());
+                err.println("bench: " + oneLine(e.getMessage()));
                 return 2;
             }
             if (e instanceof DatabaseException) {
@@ -95,10 +97,35 @@ public final class Bench {
                 useSpecFileDefaults(cli.getSubcommands().get(args[0]), args);
             }
         } catch (UserError e) {
-            err.println("bench: " + e.getMessage());
+            err.println("bench: " + oneLine(e.getMessage()));
             return 2;
         }
         return cli.execute(args);
+    }
+
+    /**
+     * A refusal as one line: the control characters it echoes from the user's input (a newline in a
+     * setting, a tab) written as escapes, so a message never spans lines or moves the terminal.
+     */
+    static String oneLine(String message) {
+        StringBuilder line = new StringBuilder(message.length());
+        message.codePoints().forEach(c -> {
+            switch (c) {
+                case '\n' -> line.append("\\n");
+                case '\r' -> line.append("\\r");
+                case '\t' -> line.append("\\t");
+                default -> {
+                    if (Character.isISOControl(c)
+                            || Character.getType(c) == Character.LINE_SEPARATOR
+                            || Character.getType(c) == Character.PARAGRAPH_SEPARATOR) {
+                        line.append(String.format("\\u%04x", c));
+                    } else {
+                        line.appendCodePoint(c);
+                    }
+                }
+            }
+        });
+        return line.toString();
     }
 
     /** The outermost message of {@code e}'s causes that says a disk is full (it names the file where it can). */
@@ -270,9 +297,25 @@ public final class Bench {
             }
             return (Map<String, Object>) parsed;
         } catch (IOException e) {
-            throw new UserError("spec " + file + " is not valid YAML: "
-                    + e.getMessage().lines().findFirst().orElse(""));
+            throw new UserError("spec " + file + " is not valid YAML: " + yamlProblem(e));
         }
+    }
+
+    /** Where the YAML parser stopped and why, e.g. "line 2, column 1: found character '\t(TAB)' that cannot start any token". */
+    private static String yamlProblem(IOException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
+                return "line " + (marked.getProblemMark().getLine() + 1) + ", column "
+                        + (marked.getProblemMark().getColumn() + 1) + ": " + marked.getProblem()
+                        + (marked.getContext() == null ? "" : " (" + marked.getContext() + ")");
+            }
+        }
+        if (e instanceof JsonProcessingException json && json.getLocation() != null) {
+            return "line " + json.getLocation().getLineNr() + ", column "
+                    + json.getLocation().getColumnNr() + ": "
+                    + json.getOriginalMessage().lines().findFirst().orElse("");
+        }
+        return e.getMessage().lines().findFirst().orElse("");
     }
 
     static final class Version implements CommandLine.IVersionProvider {
