@@ -58,13 +58,17 @@ class MonitorTest {
             Map.of("engine", ".*", "database", ".*", "pattern", ".*", "blob_bytes", ".*");
 
     @TempDir
-    static Path work;
+    static Path tmp;
+
+    /** The suite's work folder for these runs; result folders go beside it (never inside: the runner refuses that). */
+    private static Path work;
 
     private static int port;
     private static String url;
 
     @BeforeAll
     static void startPrometheus() {
+        work = tmp.resolve("work");
         port = TestServers.freePort();
         CliResult started = inWork(work, () -> CliResult.bench("monitor", "start", "--port", Integer.toString(port)));
         assertEquals(0, started.code(), started.toString());
@@ -80,7 +84,7 @@ class MonitorTest {
 
     @Test
     void aRunningJobIsScrapedEverySecondAndDroppedWhenItEnds() throws Exception {
-        Path out = work.resolve("run");
+        Path out = tmp.resolve("run");
         CompletableFuture<CliResult> run = CompletableFuture.supplyAsync(() -> inWork(
                 work,
                 () -> CliResult.bench(
@@ -133,7 +137,7 @@ class MonitorTest {
 
     @Test
     void aRunningMatrixShowsItsProgressAndEveryMatrixPanelHasData() throws Exception {
-        Path out = work.resolve("matrix");
+        Path out = tmp.resolve("matrix");
         CompletableFuture<CliResult> matrix = CompletableFuture.supplyAsync(() -> inWork(
                 work,
                 () -> CliResult.bench(("matrix --engines flink --databases noop --patterns mixed --blobs 1000,100,1"
@@ -164,7 +168,7 @@ class MonitorTest {
 
     @Test
     void withMonitorARunUsesTheRunningPrometheusSaysWhereToLookAndLeavesItRunning() {
-        Path out = work.resolve("monitored");
+        Path out = tmp.resolve("monitored");
         CliResult monitored = inWork(
                 work,
                 () -> CliResult.bench(("run --monitor --engine flink --db noop --rate 500 --duration 3s --warmup 1s"

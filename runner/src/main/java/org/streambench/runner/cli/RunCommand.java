@@ -95,6 +95,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         ExperimentSpec spec = experiment.toSpec(job);
         ExperimentRunner runner = job.runner(console);
         DatabaseSession.check(spec.database(), connection);
+        DatabaseSession.checkConnections(spec.database(), spec.access(), spec.parallelism(), connection);
         CeilingTool ceilingTool = ceiling ? requireCeilingTool(spec) : null;
         Path dir = out != null ? out : defaultResultDir(spec);
         requireUsable(dir);
@@ -183,6 +184,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     /** The result folder must be empty or creatable, and writable; checked by creating it and removing what was created. */
     static void requireUsable(Path dir) throws IOException {
+        ResultFolder.requireOutsideWork(dir, "--out");
         if (Lease.heldElsewhere(dir.resolve(ResultFolder.LOCK))) {
             throw new UserError("result folder " + dir + " is in use by another bench; wait for it to end, or choose"
                     + " another --out");

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.streambench.local.Home;
 import org.streambench.local.Lease;
 import org.streambench.local.UserError;
 
@@ -47,6 +48,7 @@ public final class ResultFolder implements AutoCloseable {
     }
 
     private static ResultFolder claim(Path dir, String option) {
+        requireOutsideWork(dir, option);
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -57,6 +59,38 @@ public final class ResultFolder implements AutoCloseable {
                 dir,
                 Lease.take(
                         dir.resolve(LOCK), "result folder " + dir, "wait for it to end, or choose another " + option));
+    }
+
+    /**
+     * A result folder never lies inside the suite's work folder, where the local servers keep their
+     * data and YARN, Prometheus and the swarm their state: a run would write into a database's data
+     * directory, and a reset or {@code bench db stop} could remove the results.
+     */
+    public static void requireOutsideWork(Path dir, String option) {
+        Path work = realOrAbsolute(Home.work());
+        Path target = realOrAbsolute(dir);
+        if (target.startsWith(work)) {
+            throw new UserError(
+                    option + " " + dir + " is inside the suite's work folder " + Home.work()
+                            + ", where its servers keep their data; choose a folder outside it (the default is under results/)");
+        }
+    }
+
+    /** The path with every link that exists resolved (the folder itself may not exist yet). */
+    private static Path realOrAbsolute(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        Path existing = absolute;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return absolute;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(absolute));
+        } catch (IOException e) {
+            return absolute;
+        }
     }
 
     @Override
