@@ -43,6 +43,7 @@ public final class ConnectionOptions {
 
     @Option(
             names = "--db-port",
+            paramLabel = "PORT",
             description = "Port of the local server, if the suite starts one (default: the database's own).")
     String localPort;
 
@@ -125,6 +126,10 @@ public final class ConnectionOptions {
         if (passwordFile != null && !Files.isReadable(passwordFile)) {
             throw new UserError("--db-password-file " + passwordFile
                     + " cannot be read; give a readable file whose first line is the password");
+        }
+        if (url != null && localPort != null) {
+            throw new UserError("--db-port is the port of the suite's own server, which --db-url replaces; give the"
+                    + " port in the --db-url and leave out --db-port");
         }
         if (password != null && passwordFile != null) {
             throw new UserError("give either --db-password or --db-password-file, not both");
