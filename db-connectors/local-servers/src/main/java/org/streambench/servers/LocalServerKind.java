@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * How one database's local server is launched, reached and secured: the optional part of a
@@ -72,6 +73,14 @@ public interface LocalServerKind {
     /** The signal that shuts the server down quickly and cleanly, closing open client sessions. */
     default String stopSignal() {
         return "TERM";
+    }
+
+    /**
+     * The most client connections the suite's server takes (the max_connections it is started with),
+     * so a run that would open more is refused before it starts; empty when it sets no such limit.
+     */
+    default OptionalInt maxConnections() {
+        return OptionalInt.empty();
     }
 
     /** Other ports the server binds besides {@code port}; they must be free too. */

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.streambench.db.Database;
@@ -69,6 +70,11 @@ public final class LocalServers {
 
     public static int defaultPort(String database) {
         return kind(database).defaultPort();
+    }
+
+    /** The most client connections the suite's server of {@code database} takes; empty when it sets no limit. */
+    public static OptionalInt maxConnections(String database) {
+        return kind(database).maxConnections();
     }
 
     /** Every port the server of {@code database} binds when started on {@code port}. */

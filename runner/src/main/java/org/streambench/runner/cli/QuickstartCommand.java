@@ -38,19 +38,32 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
             description = "YAML file with these options' values (keys without --); the command line wins.")
     Path specFile;
 
-    @Option(names = "--blob", defaultValue = "10000", description = "BLOB size in bytes (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--blob",
+            paramLabel = "BYTES",
+            defaultValue = "10000",
+            description = "BLOB size in bytes (default: ${DEFAULT-VALUE}).")
     String blob;
 
     @Option(
             names = "--duration",
+            paramLabel = "DURATION",
             defaultValue = "10s",
             description = "Measured time per pattern (default: ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--warmup", defaultValue = "3s", description = "Warm-up per pattern (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--warmup",
+            paramLabel = "DURATION|steady[:MAX]",
+            defaultValue = "3s",
+            description = "Warm-up per pattern (default: ${DEFAULT-VALUE}).")
     String warmup;
 
-    @Option(names = "--keys", defaultValue = "10000", description = "Prefilled key space (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--keys",
+            paramLabel = "N",
+            defaultValue = "10000",
+            description = "Prefilled key space (default: ${DEFAULT-VALUE}).")
     String keys;
 
     @Option(
@@ -103,6 +116,7 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
         ExperimentSpec base = options.toSpec(job);
         ExperimentRunner runner = job.runner(console);
         DatabaseSession.check("postgresql", connection);
+        DatabaseSession.checkConnections("postgresql", base.access(), base.parallelism(), connection);
         Path root = out != null ? out : RunCommand.defaultResultDir("quickstart");
         RunCommand.requireUsable(root);
         RunCommand.requireDiskSpace(base.withPattern(Pattern.UPDATE), connection);

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,7 @@ import org.streambench.local.CleanupOnExit;
 import org.streambench.local.Home;
 import org.streambench.local.Lease;
 import org.streambench.local.UserError;
+import org.streambench.operators.AccessMode;
 import org.streambench.servers.LocalServers;
 import org.streambench.servers.ServerState;
 
@@ -123,6 +125,39 @@ public final class DatabaseSession implements AutoCloseable {
                     .ifPresent(running -> LocalServers.requireProfile(running, connection.profile()));
         }
     }
+
+    /**
+     * The connections a job opens on the suite's own server must fit the server's max_connections:
+     * one per processing instance, and with async:K on a connector without asynchronous calls K more
+     * each, besides the runner's own. Checked before anything starts; an external server's limit is
+     * its own, and a job that cannot open its connections there fails saying so.
+     */
+    public static void checkConnections(String name, AccessMode access, int parallelism, ConnectionOptions connection) {
+        if (connection.url != null || !LocalServers.supports(name)) {
+            return;
+        }
+        OptionalInt limit = LocalServers.maxConnections(name);
+        if (limit.isEmpty()) {
+            return;
+        }
+        boolean ownConnectionsPerCall = access.kind() == AccessMode.Kind.ASYNC
+                && !provider(name).create().asynchronous();
+        long perInstance = 1L + (ownConnectionsPerCall ? access.size() : 0);
+        long needed = perInstance * parallelism + RUNNER_CONNECTIONS;
+        if (needed > limit.getAsInt()) {
+            long mostCalls = ((long) limit.getAsInt() - RUNNER_CONNECTIONS) / parallelism - 1;
+            throw new UserError("--access " + access + " at parallelism " + parallelism + " opens " + needed + " "
+                    + name + " connections (" + perInstance + " per processing instance"
+                    + (ownConnectionsPerCall ? ", one for each call in flight" : "") + ", and the runner's), more"
+                    + " than the suite's own " + name + " server takes (max_connections " + limit.getAsInt() + "); "
+                    + (ownConnectionsPerCall && mostCalls >= 1
+                            ? "give async:" + mostCalls + " or fewer"
+                            : "lower --parallelism"));
+        }
+    }
+
+    /** The runner's own connection (reset, prefill, verification) beside the job's. */
+    private static final int RUNNER_CONNECTIONS = 1;
 
     public static DatabaseSession open(String name, ConnectionOptions connection, PrintWriter out) {
         check(name, connection);

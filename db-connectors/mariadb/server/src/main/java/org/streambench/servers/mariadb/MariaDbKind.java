@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import org.streambench.local.Home;
 import org.streambench.servers.DbProfile;
 import org.streambench.servers.LocalServerKind;
@@ -19,6 +20,14 @@ public final class MariaDbKind implements LocalServerKind {
     @Override
     public String database() {
         return "mariadb";
+    }
+
+    /** The server's max_connections ({@link MariaDbServer} starts it so). */
+    static final int MAX_CONNECTIONS = 200;
+
+    @Override
+    public OptionalInt maxConnections() {
+        return OptionalInt.of(MAX_CONNECTIONS);
     }
 
     @Override

@@ -44,7 +44,7 @@ public final class MariaDbServer implements LocalServer {
                 .addArg("--user=root")
                 .addArg("--bind-address=127.0.0.1")
                 .addArg("--max-allowed-packet=64M")
-                .addArg("--max-connections=200");
+                .addArg("--max-connections=" + MariaDbKind.MAX_CONNECTIONS);
         if (profile == DbProfile.FAST) {
             // the redo log written and flushed once a second, not at every commit
             config.addArg("--innodb-flush-log-at-trx-commit=0");

@@ -10,6 +10,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -45,6 +46,14 @@ public final class PostgresKind implements LocalServerKind {
         return 15432;
     }
 
+    /** The suite's user is the superuser, so superuser_reserved_connections are its too. */
+    private static final int MAX_CONNECTIONS = 200;
+
+    @Override
+    public OptionalInt maxConnections() {
+        return OptionalInt.of(MAX_CONNECTIONS);
+    }
+
     @Override
     public List<String> command(Path dir, int port, String password, DbProfile profile) throws IOException {
         Path bin = binaries(dir).resolve("bin");
@@ -67,7 +76,7 @@ public final class PostgresKind implements LocalServerKind {
                 "-c",
                 "unix_socket_directories=",
                 "-c",
-                "max_connections=200"));
+                "max_connections=" + MAX_CONNECTIONS));
         if (profile == DbProfile.FAST) {
             command.addAll(List.of("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"));
         }
