@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.streambench.operators.ExperimentSpec;
@@ -47,6 +48,19 @@ public final class FlinkEngine implements EngineProvider {
     @Override
     public Map<String, String> defaultSettings() {
         return Map.of(FlinkJob.BUFFER_TIMEOUT, "100");
+    }
+
+    @Override
+    public Optional<LatencyFloor> latencyFloor(Map<String, String> settings) {
+        long millis = Long.parseLong(settings.get(FlinkJob.BUFFER_TIMEOUT).trim());
+        return millis == 0
+                ? Optional.empty()
+                : Optional.of(new LatencyFloor(
+                        millis,
+                        FlinkJob.BUFFER_TIMEOUT,
+                        "a network buffer between the generator and the operator waits that long to fill",
+                        false,
+                        0));
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -79,6 +80,16 @@ public final class SparkEngine implements EngineProvider {
     @Override
     public Map<String, String> defaultSettings() {
         return Map.of("batchIntervalMillis", "1000");
+    }
+
+    @Override
+    public Optional<LatencyFloor> latencyFloor(Map<String, String> settings) {
+        return Optional.of(new LatencyFloor(
+                Long.parseLong(settings.get("batchIntervalMillis").trim()),
+                "batchIntervalMillis",
+                "a record waits for its micro-batch",
+                true,
+                1));
     }
 
     @Override

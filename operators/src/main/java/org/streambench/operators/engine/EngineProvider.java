@@ -3,6 +3,7 @@ package org.streambench.operators.engine;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A stream processing engine the suite can run: everything about one engine that the runner needs,
@@ -53,6 +54,26 @@ public interface EngineProvider {
      * throws {@link IllegalArgumentException} with a one-line message for the user.
      */
     default void checkSettings(Map<String, String> settings) {}
+
+    /**
+     * A floor that the engine's {@code settings} (its defaults overridden by the user's) put under a
+     * record's end-to-end latency, if any: {@code bench capacity} refuses an objective below a floor
+     * that holds at every rate, and warns of one that holds only at rates too low to fill a buffer.
+     */
+    default Optional<LatencyFloor> latencyFloor(Map<String, String> settings) {
+        return Optional.empty();
+    }
+
+    /**
+     * A latency floor of an engine setting.
+     *
+     * @param millis      the floor
+     * @param setting     the engine setting that sets it ({@code --engine-setting KEY=VALUE})
+     * @param cause       what makes it, as a clause: "a record waits for its micro-batch"
+     * @param atEveryRate true when no rate gets below it; false when it holds at low rates only
+     * @param lowest      the setting's lowest value, the smallest floor it gives
+     */
+    record LatencyFloor(long millis, String setting, String cause, boolean atEveryRate, long lowest) {}
 
     /**
      * The command of a JVM that submits the job to YARN and waits until its application ends;

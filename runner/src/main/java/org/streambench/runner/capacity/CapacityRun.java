@@ -10,14 +10,18 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.streambench.local.Home;
+import org.streambench.local.UserError;
 import org.streambench.model.CapacityDocument;
 import org.streambench.model.CapacityJson;
 import org.streambench.model.RunDocument;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.engine.EngineProvider;
 import org.streambench.runner.experiment.DatabaseSession;
+import org.streambench.runner.experiment.Engines;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.matrix.MatrixRunner;
 import org.streambench.runner.results.RunResult;
@@ -37,6 +41,31 @@ public final class CapacityRun {
     }
 
     private CapacityRun() {}
+
+    /**
+     * The objective against the floor the engine's settings put under the latency, before a search
+     * starts: bad input when the floor holds at every rate (no step could pass), a warning (returned)
+     * when it holds at the low rates a slow pipeline runs at.
+     */
+    public static Optional<String> checkObjective(ExperimentSpec spec, CapacitySearch.Objective objective) {
+        Optional<EngineProvider.LatencyFloor> found =
+                Engines.parse(spec.engine()).latencyFloor(spec.engineSettings());
+        if (found.isEmpty() || found.get().millis() * 1000 <= objective.p99Micros()) {
+            return Optional.empty();
+        }
+        EngineProvider.LatencyFloor floor = found.get();
+        String what = spec.engine() + "'s " + floor.setting() + " of " + floor.millis() + " ms is a floor under "
+                + (floor.atEveryRate() ? "every record's latency" : "the latency at rates that fill no buffer sooner")
+                + " (" + floor.cause() + "), above the objective " + objective.brief();
+        long objectiveMillis = objective.p99Micros() / 1000;
+        String fix = "--engine-setting " + floor.setting() + "=N"
+                + (objectiveMillis > floor.lowest() ? " below " + objectiveMillis : "") + " (as low as "
+                + floor.lowest() + ")";
+        if (floor.atEveryRate()) {
+            throw new UserError(what + ": no rate can meet it; give " + fix + ", or a larger --slo");
+        }
+        return Optional.of("bench: warning: " + what + "; a search at low rates fails it unless you give " + fix);
+    }
 
     /**
      * Steps as {@code bench run} makes them: each in its folder with its own run.log, against the

@@ -3,6 +3,7 @@ package org.streambench.runner.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -66,19 +67,21 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
     @Option(
             names = "--parallelisms",
             split = ",",
-            paramLabel = "LIST",
+            paramLabel = "N,...",
             defaultValue = "1",
             description = "The processing parallelisms to search (default: ${DEFAULT-VALUE}).")
     List<String> parallelisms;
 
     @Option(
             names = "--max-steps",
+            paramLabel = "N",
             defaultValue = DEFAULT_MAX_STEPS,
             description = "The most steps per parallelism (default: ${DEFAULT-VALUE}).")
     String maxSteps;
 
     @Option(
             names = "--max-time",
+            paramLabel = "DURATION",
             defaultValue = DEFAULT_MAX_TIME,
             description = "The longest search per parallelism; a step that would start later is not run"
                     + " (default: ${DEFAULT-VALUE}).")
@@ -127,8 +130,11 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
             experiment.warmup = MatrixCommand.DEFAULT_WARMUP;
         }
         ExperimentSpec base = experiment.toSpec(job);
+        CapacityRun.checkObjective(base, objective)
+                .ifPresent(command.commandLine().getErr()::println);
         job.runner(console); // checks the job options
         DatabaseSession.check(base.database(), connection);
+        DatabaseSession.checkConnections(base.database(), base.access(), Collections.max(levels), connection);
         Path dir = out != null ? out : RunCommand.defaultResultDir("capacity");
         long stepSeconds = (long) base.warmupSeconds() + base.durationSeconds() + STEP_OVERHEAD_SECONDS;
         console.printf(

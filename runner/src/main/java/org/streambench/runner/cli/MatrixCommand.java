@@ -115,7 +115,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     @Option(
             names = "--blobs",
             split = ",",
-            paramLabel = "LIST",
+            paramLabel = "BYTES,...",
             description = "BLOB sizes in bytes (default: 1,10000,100000).")
     List<String> blobs;
 
@@ -129,6 +129,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     @Option(
             names = "--repetitions",
+            paramLabel = "N",
             defaultValue = "1",
             description = "Runs of every cell (default: ${DEFAULT-VALUE}).")
     String repetitions;
@@ -185,12 +186,14 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     @Option(
             names = "--max-steps",
+            paramLabel = "N",
             description =
                     "With --capacity: the most steps per search (default: " + CapacityCommand.DEFAULT_MAX_STEPS + ").")
     String maxSteps;
 
     @Option(
             names = "--max-time",
+            paramLabel = "DURATION",
             description = "With --capacity: the longest search per cell; a step that would start later is not run"
                     + " (default: " + CapacityCommand.DEFAULT_MAX_TIME + ").")
     String maxTime;
@@ -419,7 +422,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         Long seed = null;
         if (shuffle != null) {
             try {
-                seed = Long.parseLong(shuffle.trim());
+                seed = Inputs.whole(shuffle);
             } catch (NumberFormatException e) {
                 throw new UserError("--shuffle '" + shuffle + "' must be a whole number (the seed of the order)");
             }
@@ -483,7 +486,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     /** Checks every cell as `bench run` would, before anything starts; returns their specs. */
     private List<ExperimentSpec> checkCells(List<Cell> cells) throws IOException {
-        capacitySettings();
+        CapacitySettings capacitySettings = capacitySettings();
         List<ExperimentSpec> specs = new ArrayList<>();
         job.runner(new PrintWriter(PrintWriter.nullWriter()));
         for (String database :
@@ -496,11 +499,20 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         }
         for (Cell cell : cells) {
             ExperimentSpec spec = specOf(cell);
+            DatabaseSession.checkConnections(spec.database(), spec.access(), spec.parallelism(), connection);
             RunCommand.requireDiskSpace(spec, connection);
             specs.add(spec);
         }
         if (ceiling && !cells.isEmpty()) {
             checkCeilings(cells, specs.get(0).parallelism());
+        }
+        if (capacitySettings != null) {
+            List<String> warnings = specs.stream() // every cell checked before a warning is printed
+                    .map(spec -> CapacityRun.checkObjective(spec, capacitySettings.objective()))
+                    .flatMap(Optional::stream)
+                    .distinct()
+                    .toList();
+            warnings.forEach(command.commandLine().getErr()::println);
         }
         return specs;
     }
