@@ -59,6 +59,12 @@ class BadInputTest {
                 "--blob|-5|--blob '-5' must be a positive whole number",
                 "--blob|1.5|--blob '1.5' must be a positive whole number",
                 "--rate|fast|--rate 'fast' must be a number >= 0",
+                "--blob|١٠٠|--blob '١٠٠' must be a positive whole number",
+                "--records|0|--records '0' must be a positive whole number; leave --records out for a run timed by"
+                        + " --duration",
+                "--rate|1e30|--rate '1e30' must be a number >= 0 of records per second (0 = unthrottled), in plain"
+                        + " digits",
+                "--rate|200000000|--rate 200000000 is more than 100,000,000 records/s",
                 "--keys|0|--keys '0' must be a positive whole number",
                 "--parallelism|none|--parallelism 'none' must be a positive whole number",
                 "--duration|5x|--duration '5x' is not a duration; write it like 30s",
@@ -180,6 +186,138 @@ class BadInputTest {
                 "steady");
     }
 
+    /** User input echoed in a refusal is escaped: a newline in a setting does not break the one line. */
+    @Test
+    void aRefusalEchoesAControlCharacterEscaped() throws Exception {
+        TestRuns.withWork(
+                tmp.resolve("work"),
+                () -> assertRejected(
+                        "postgresql: table 'a\\nb' must be a plain SQL identifier",
+                        "--db",
+                        "postgresql",
+                        "--db-setting",
+                        "table=a\nb"));
+    }
+
+    /** A result folder inside the suite's work folder (a server's data folder) is refused; nothing is started or written. */
+    @Test
+    void rejectsAResultFolderInsideTheWorkFolder() throws Exception {
+        Path work = tmp.resolve("work");
+        Path dataFolder = Files.createDirectories(work.resolve("servers").resolve("postgresql"));
+        for (String command : List.of("run", "capacity", "ceiling", "matrix", "quickstart")) {
+            Path out = dataFolder.resolve("res-" + command);
+            List<String> args = new ArrayList<>(List.of(command, "--out", out.toString()));
+            if (command.equals("capacity")) {
+                args.addAll(List.of("--slo", "p99=5s"));
+            }
+            TestRuns.withWork(work, () -> {
+                String err = oneLineRefusal(CliResult.bench(args.toArray(String[]::new)));
+                assertTrue(err.contains("--out " + out + " is inside the suite's work folder " + work), err);
+            });
+            assertFalse(Files.exists(out), command + " wrote into the server's data folder");
+        }
+        try (var left = Files.list(dataFolder)) {
+            assertEquals(List.of(), left.toList(), "no server was started");
+        }
+    }
+
+    @Test
+    void rejectsALocalServerPortBesideAnExternalServer() {
+        assertRejected(
+                "--db-port is the port of the suite's own server, which --db-url replaces; give the port in the"
+                        + " --db-url and leave out --db-port",
+                "--db-url",
+                "jdbc:postgresql://127.0.0.1:1/none",
+                "--db-port",
+                "45433");
+    }
+
+    /** The suite knows its own servers' max_connections: async:K that would need more is refused before a server starts. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "postgresql|async:5000|1|opens 5002 postgresql connections (5001 per processing instance, one for each"
+                        + " call in flight, and the runner's), more than the suite's own postgresql server takes"
+                        + " (max_connections 200); give async:198 or fewer",
+                "mariadb|async:100|2|opens 203 mariadb connections (101 per processing instance, one for each call in"
+                        + " flight, and the runner's), more than the suite's own mariadb server takes (max_connections"
+                        + " 200); give async:98 or fewer",
+            })
+    void rejectsMoreConnectionsThanTheSuitesOwnServerTakes(
+            String database, String access, String parallelism, String message) throws Exception {
+        TestRuns.withWork(
+                tmp.resolve("work"),
+                () -> assertRejected(message, "--db", database, "--access", access, "--parallelism", parallelism));
+        assertFalse(Files.exists(tmp.resolve("work")), "nothing was started or written under the work folder");
+    }
+
+    /**
+     * bench capacity knows the engine's latency floor before it starts: a Spark batch interval above
+     * the objective is refused, a Flink buffer timeout above it is warned of, naming the setting.
+     */
+    @Test
+    void capacityNamesAnEngineSettingThatPutsAFloorAboveTheObjective() {
+        Path out = tmp.resolve("capacity");
+        String refused = oneLineRefusal(CliResult.bench(
+                "capacity", "--engine", "spark", "--db", "noop", "--slo", "p99=50ms", "--out", out.toString()));
+        assertTrue(
+                refused.contains("spark's batchIntervalMillis of 1000 ms is a floor under every record's latency")
+                        && refused.contains(
+                                "no rate can meet it; give --engine-setting batchIntervalMillis=N below" + " 50"),
+                refused);
+        CliResult warned = CliResult.bench(
+                "capacity",
+                "--engine",
+                "flink",
+                "--db",
+                "noop",
+                "--db-setting",
+                "callMicros=1000",
+                "--slo",
+                "p99=50ms",
+                "--dry-run",
+                "--out",
+                out.toString());
+        assertEquals(0, warned.code(), warned.toString());
+        assertTrue(
+                warned.err().strip().lines().count() == 1
+                        && warned.err().contains("bench: warning: flink's bufferTimeoutMillis of 100 ms is a floor")
+                        && warned.err().contains("--engine-setting bufferTimeoutMillis=N below 50 (as low as 0)"),
+                warned.toString());
+        CliResult lowTimeout = CliResult.bench(
+                "capacity",
+                "--engine",
+                "flink",
+                "--db",
+                "noop",
+                "--engine-setting",
+                "bufferTimeoutMillis=0",
+                "--slo",
+                "p99=50ms",
+                "--dry-run",
+                "--out",
+                out.toString());
+        assertEquals(0, lowTimeout.code(), lowTimeout.toString());
+        assertEquals("", lowTimeout.err(), "no warning without a floor above the objective");
+        CliResult matrix = CliResult.bench(
+                "matrix",
+                "--engines",
+                "flink,spark",
+                "--databases",
+                "noop",
+                "--capacity",
+                "--slo",
+                "p99=50ms",
+                "--dry-run",
+                "--out",
+                out.toString());
+        assertTrue(
+                oneLineRefusal(matrix).contains("spark's batchIntervalMillis of 1000 ms is a floor"),
+                matrix.toString());
+        assertFalse(Files.exists(out), "no result folder may be left behind");
+    }
+
     @Test
     void rejectsTheFastProfileWhereTheSuiteStartsNoServer() {
         assertRejected(
@@ -264,9 +402,12 @@ class BadInputTest {
                 "blob: [1, 2]|'blob' must be a single value",
                 "db: noop\\nduration:|'duration' has no value; give one or leave the key out",
                 "db: noop\\nduration: ''|'duration' has no value",
+                "db: noop\\n\\tblob: 10|is not valid YAML: line 2, column 1: found character '\\t(TAB)' that cannot start"
+                        + " any token",
             })
     void rejectsABadSpecFile(String yaml, String message) throws IOException {
-        Path spec = Files.writeString(tmp.resolve("spec.yaml"), yaml.replace("\\n", "\n") + "\n");
+        Path spec = Files.writeString(
+                tmp.resolve("spec.yaml"), yaml.replace("\\n", "\n").replace("\\t", "\t") + "\n");
         assertRejected(message, "--spec", spec.toString());
     }
 
