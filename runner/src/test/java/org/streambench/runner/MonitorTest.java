@@ -189,7 +189,7 @@ class MonitorTest {
         try (ServerSocket taken = takeIfFree(Prometheus.DEFAULT_PORT)) {
             Path out = otherWork.resolve("run");
             CliResult refused = inWork(
-                    otherWork,
+                    otherWork.resolve("work"),
                     () -> CliResult.bench(
                             ("run --monitor --db noop --duration 3s --warmup 1s --metrics-port 0 --out " + out)
                                     .split(" ")));
