@@ -282,6 +282,7 @@ public final class ExperimentRunner {
         }
         try {
             process.waitFor(10, TimeUnit.SECONDS);
+            job.ended();
             job.keepLogs(dir);
             job.deleteStagingOnCluster(jobTmp);
             Folders.deleteTree(jobTmp);

@@ -44,6 +44,9 @@ public interface JobLauncher {
         /** Ends what of the job runs beyond its process (on YARN: its application). */
         default void killOnCluster() {}
 
+        /** Once the job's process has ended (by itself or killed): what the launcher does after a job. */
+        default void ended() {}
+
         /** Once the job is over: keeps the cluster's logs of it (the containers') in the run's folder {@code dir}. */
         default void keepLogs(Path dir) {}
 

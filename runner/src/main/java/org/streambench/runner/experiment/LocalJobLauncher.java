@@ -1,10 +1,15 @@
 package org.streambench.runner.experiment;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.streambench.db.Databases;
 import org.streambench.local.Home;
 import org.streambench.operators.ExperimentSpec;
@@ -29,16 +34,34 @@ final class LocalJobLauncher implements JobLauncher {
     public Job launch(EngineProvider engine, ExperimentSpec spec, Path dir, Path jobTmp, String jobHeap, Path log)
             throws IOException {
         out.println("launching the " + engine.name() + " job (log: " + log + ")");
-        ProcessBuilder builder = new ProcessBuilder(command(engine, dir, jobTmp, jobHeap))
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+        Optional<String> jars = jarClasspath(engine.module());
+        Optional<JobClassArchive> archive =
+                jars.flatMap(classpath -> JobClassArchive.of(engine.name(), classpath, engine.jvmFlags(), Home.work()));
+        List<String> command = command(engine, dir, jobTmp, jobHeap);
+        List<String> archiveFlags = archive.map(JobClassArchive::jvmFlags).orElse(List.of());
+        if (!archiveFlags.isEmpty()) {
+            command.set(command.indexOf("-cp") + 1, jars.get());
+            command.addAll(1, archiveFlags);
+        }
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(engine.environment());
         builder.environment().remove(ExperimentSpec.PASSWORD_ENVIRONMENT);
         if (spec.password() != null) {
             builder.environment().put(ExperimentSpec.PASSWORD_ENVIRONMENT, spec.password());
         }
         Process process = builder.start();
-        return () -> process;
+        return new Job() {
+            @Override
+            public Process process() {
+                return process;
+            }
+
+            @Override
+            public void ended() {
+                archive.ifPresent(a -> a.jobEnded(!process.isAlive() && process.exitValue() == 0));
+            }
+        };
     }
 
     /** The job JVM's command: its heap, its own temporary folder, the runner it watches, the engine's flags. */
@@ -63,5 +86,33 @@ final class LocalJobLauncher implements JobLauncher {
                 engine.mainClass(),
                 dir.resolve(ExperimentRunner.JOB_SPEC).toString()));
         return command;
+    }
+
+    /**
+     * The engine module's classpath with its jar in place of its classes folder (class data sharing
+     * takes jars only), when the jar is at least as new as every compiled class; else empty.
+     */
+    static Optional<String> jarClasspath(String module) {
+        Path target = Home.root().resolve(module).resolve("target");
+        try (Stream<Path> files = Files.list(target);
+                Stream<Path> classes = Files.walk(target.resolve("classes"))) {
+            List<Path> jars = files.filter(f -> f.getFileName().toString().endsWith(".jar"))
+                    .filter(f -> !f.getFileName().toString().matches(".*-(tests|sources|javadoc)\\.jar"))
+                    .toList();
+            if (jars.size() != 1) {
+                return Optional.empty();
+            }
+            long built = Files.getLastModifiedTime(jars.get(0)).toMillis();
+            for (Path file : (Iterable<Path>) classes::iterator) {
+                if (Files.getLastModifiedTime(file).toMillis() > built) {
+                    return Optional.empty();
+                }
+            }
+            String dependencies =
+                    Files.readString(target.resolve("classpath.txt")).trim();
+            return Optional.of(jars.get(0) + File.pathSeparator + dependencies);
+        } catch (IOException | UncheckedIOException e) {
+            return Optional.empty();
+        }
     }
 }

@@ -46,4 +46,16 @@ class JobLauncherTest {
         String classpath = command.get(command.indexOf("-cp") + 1);
         assertTrue(classpath.contains("spark-streaming_2.12"), "the engine module's own classpath");
     }
+
+    /** Class data sharing takes jars only: the built module's jar stands in for its classes folder. */
+    @Test
+    void theJobsClassArchiveGetsTheModulesJarInPlaceOfItsClasses() {
+        EngineProvider flink = Engines.parse("flink");
+        String jars = LocalJobLauncher.jarClasspath(flink.module()).orElseThrow();
+        String first = jars.split(java.io.File.pathSeparator)[0];
+        assertTrue(first.endsWith(".jar") && first.contains(flink.module()), first);
+        assertTrue(
+                java.util.Arrays.stream(jars.split(java.io.File.pathSeparator)).allMatch(e -> e.endsWith(".jar")),
+                "no folder: " + jars);
+    }
 }
