@@ -83,9 +83,11 @@ final class JobClassArchive {
     }
 
     /**
-     * The job JVM's flags: map the archive, or write one as the JVM ends (none when its folder cannot
-     * be made). CDS's own messages stay out of the job's log: classes it leaves out of an archive
-     * (old bytecode) and an archive it cannot map change how fast a job starts, never what it does.
+     * The job JVM's flags: map the archive, or write one as the JVM ends; none when its folder cannot
+     * be made or its disk has less than {@link #MIN_FREE_BYTES} free (a JVM that cannot write its
+     * archive ends with an error, and a nearly full disk is the database's). CDS's own messages stay
+     * out of the job's log: classes it leaves out of an archive (old bytecode) and an archive it
+     * cannot map change how fast a job starts, never what it does.
      */
     List<String> jvmFlags() {
         if (Files.isRegularFile(archive)) {
@@ -93,11 +95,17 @@ final class JobClassArchive {
         }
         try {
             Files.createDirectories(archive.getParent());
+            if (Files.getFileStore(archive.getParent()).getUsableSpace() < MIN_FREE_BYTES) {
+                return List.of();
+            }
         } catch (IOException e) {
             return List.of();
         }
         return List.of("-XX:ArchiveClassesAtExit=" + pending, QUIET);
     }
+
+    /** An archive takes 20-70 MB; writing one needs this much free beside it. */
+    private static final long MIN_FREE_BYTES = 1L << 30;
 
     private static final String QUIET = "-Xlog:cds*=off";
 
