@@ -257,7 +257,7 @@ class BadInputTest {
      * the objective is refused, a Flink buffer timeout above it is warned of, naming the setting.
      */
     @Test
-    void capacityNamesAnEngineSettingThatPutsAFloorAboveTheObjective() {
+    void capacityNamesAnEngineSettingThatPutsAFloorAboveTheObjective() throws IOException {
         Path out = tmp.resolve("capacity");
         String refused = oneLineRefusal(CliResult.bench(
                 "capacity", "--engine", "spark", "--db", "noop", "--slo", "p99=50ms", "--out", out.toString()));
@@ -299,6 +299,13 @@ class BadInputTest {
                 "--out",
                 out.toString());
         assertEquals(0, lowTimeout.code(), lowTimeout.toString());
+        Files.writeString(Files.createDirectories(out).resolve("result.json"), "{}");
+        String refusedAfterAll = oneLineRefusal(CliResult.bench(
+                "capacity", "--engine", "flink", "--db", "noop", "--slo", "p99=50ms", "--out", out.toString()));
+        assertTrue(
+                refusedAfterAll.contains("is not empty"), "a refusal, not the warning before it: " + refusedAfterAll);
+        Files.delete(out.resolve("result.json"));
+        Files.delete(out);
         assertEquals("", lowTimeout.err(), "no warning without a floor above the objective");
         CliResult matrix = CliResult.bench(
                 "matrix",

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -130,8 +131,8 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
             experiment.warmup = MatrixCommand.DEFAULT_WARMUP;
         }
         ExperimentSpec base = experiment.toSpec(job);
-        CapacityRun.checkObjective(base, objective)
-                .ifPresent(command.commandLine().getErr()::println);
+        // a floor no rate gets below is refused here; one that holds at low rates is warned of once all is checked
+        Optional<String> floorWarning = CapacityRun.checkObjective(base, objective);
         job.runner(console); // checks the job options
         DatabaseSession.check(base.database(), connection);
         DatabaseSession.checkConnections(base.database(), base.access(), Collections.max(levels), connection);
@@ -158,11 +159,13 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
                 TimeBudget.human(levels.size() * longestSearchSeconds(bounds, stepSeconds)),
                 TOLERANCE * 100);
         if (dryRun) {
+            floorWarning.ifPresent(command.commandLine().getErr()::println);
             return 0;
         }
         RunCommand.requireUsable(dir);
         RunCommand.requireDiskSpace(base, connection);
         job.checkMonitor();
+        floorWarning.ifPresent(command.commandLine().getErr()::println);
         List<CapacityDocument.Search> searches;
         Runnable stopMonitor = () -> {};
         try (ResultFolder claimed = ResultFolder.claimEmpty(dir, "--out")) {
