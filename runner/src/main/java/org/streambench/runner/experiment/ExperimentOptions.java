@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.local.UserError;
@@ -269,6 +270,12 @@ public final class ExperimentOptions {
 
     private static int metricsPort(JobOptions job) {
         int port = Inputs.port("--metrics-port", job.metricsPort, true);
+        if (port == 0) {
+            Optional<Integer> quiet = FreePorts.belowEphemeralRange(job.metricsHost);
+            if (quiet.isPresent()) {
+                return quiet.get();
+            }
+        }
         try (ServerSocket socket = new ServerSocket()) {
             socket.bind(new InetSocketAddress(job.metricsHost, port));
             return socket.getLocalPort();
