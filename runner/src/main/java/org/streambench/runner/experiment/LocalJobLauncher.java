@@ -7,8 +7,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.streambench.db.Databases;
 import org.streambench.local.Home;
@@ -34,15 +36,14 @@ final class LocalJobLauncher implements JobLauncher {
     public Job launch(EngineProvider engine, ExperimentSpec spec, Path dir, Path jobTmp, String jobHeap, Path log)
             throws IOException {
         out.println("launching the " + engine.name() + " job (log: " + log + ")");
-        Optional<String> jars = jarClasspath(engine.module());
+        String classes = Home.classpathOf(engine.module());
+        Optional<String> jars = jarClasspath(engine.module(), classes);
         Optional<JobClassArchive> archive =
                 jars.flatMap(classpath -> JobClassArchive.of(engine.name(), classpath, engine.jvmFlags(), Home.work()));
-        List<String> command = command(engine, dir, jobTmp, jobHeap);
         List<String> archiveFlags = archive.map(JobClassArchive::jvmFlags).orElse(List.of());
-        if (!archiveFlags.isEmpty()) {
-            command.set(command.indexOf("-cp") + 1, jars.get());
-            command.addAll(1, archiveFlags);
-        }
+        List<String> command = archiveFlags.isEmpty()
+                ? command(engine, dir, jobTmp, jobHeap, classes, List.of())
+                : command(engine, dir, jobTmp, jobHeap, jars.get(), archiveFlags);
         ProcessBuilder builder =
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(engine.environment());
@@ -64,11 +65,21 @@ final class LocalJobLauncher implements JobLauncher {
         };
     }
 
-    /** The job JVM's command: its heap, its own temporary folder, the runner it watches, the engine's flags. */
+    /** The job JVM's command on the engine module's classpath. */
     static List<String> command(EngineProvider engine, Path dir, Path jobTmp, String jobHeap) {
+        return command(engine, dir, jobTmp, jobHeap, Home.classpathOf(engine.module()), List.of());
+    }
+
+    /**
+     * The job JVM's command: its heap, its own temporary folder, the runner it watches, the engine's
+     * flags, {@code jvmFlags} (the class archive's), on {@code classpath}.
+     */
+    static List<String> command(
+            EngineProvider engine, Path dir, Path jobTmp, String jobHeap, String classpath, List<String> jvmFlags) {
         ProcessHandle runner = ProcessHandle.current();
-        List<String> command = new ArrayList<>(List.of(
-                Home.javaExecutable(),
+        List<String> command = new ArrayList<>(List.of(Home.javaExecutable()));
+        command.addAll(jvmFlags);
+        command.addAll(List.of(
                 "-Xmx" + jobHeap,
                 "-Djava.io.tmpdir=" + jobTmp,
                 "-D" + JobMain.OWN_TMP_PROPERTY + "=true",
@@ -82,20 +93,22 @@ final class LocalJobLauncher implements JobLauncher {
         command.addAll(Databases.jvmFlags());
         command.addAll(List.of(
                 "-cp",
-                Home.classpathOf(engine.module()),
+                classpath,
                 engine.mainClass(),
                 dir.resolve(ExperimentRunner.JOB_SPEC).toString()));
         return command;
     }
 
     /**
-     * The engine module's classpath with its jar in place of its classes folder (class data sharing
-     * takes jars only), when the jar is at least as new as every compiled class; else empty.
+     * {@code classpath} (the engine module's) with the module's jar in place of its classes folder
+     * (class data sharing takes jars only), when the jar is at least as new as every compiled class;
+     * else empty.
      */
-    static Optional<String> jarClasspath(String module) {
+    static Optional<String> jarClasspath(String module, String classpath) {
         Path target = Home.root().resolve(module).resolve("target");
+        Path classes = target.resolve("classes");
         try (Stream<Path> files = Files.list(target);
-                Stream<Path> classes = Files.walk(target.resolve("classes"))) {
+                Stream<Path> compiled = Files.walk(classes)) {
             List<Path> jars = files.filter(f -> f.getFileName().toString().endsWith(".jar"))
                     .filter(f -> !f.getFileName().toString().matches(".*-(tests|sources|javadoc)\\.jar"))
                     .toList();
@@ -103,14 +116,14 @@ final class LocalJobLauncher implements JobLauncher {
                 return Optional.empty();
             }
             long built = Files.getLastModifiedTime(jars.get(0)).toMillis();
-            for (Path file : (Iterable<Path>) classes::iterator) {
+            for (Path file : (Iterable<Path>) compiled::iterator) {
                 if (Files.getLastModifiedTime(file).toMillis() > built) {
                     return Optional.empty();
                 }
             }
-            String dependencies =
-                    Files.readString(target.resolve("classpath.txt")).trim();
-            return Optional.of(jars.get(0) + File.pathSeparator + dependencies);
+            return Optional.of(Arrays.stream(classpath.split(File.pathSeparator))
+                    .map(entry -> Path.of(entry).equals(classes) ? jars.get(0).toString() : entry)
+                    .collect(Collectors.joining(File.pathSeparator)));
         } catch (IOException | UncheckedIOException e) {
             return Optional.empty();
         }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.streambench.local.Home;
 import org.streambench.operators.engine.EngineProvider;
 import org.streambench.runner.yarn.YarnCluster;
 
@@ -51,7 +52,8 @@ class JobLauncherTest {
     @Test
     void theJobsClassArchiveGetsTheModulesJarInPlaceOfItsClasses() {
         EngineProvider flink = Engines.parse("flink");
-        String jars = LocalJobLauncher.jarClasspath(flink.module()).orElseThrow();
+        String jars = LocalJobLauncher.jarClasspath(flink.module(), Home.classpathOf(flink.module()))
+                .orElseThrow();
         String first = jars.split(java.io.File.pathSeparator)[0];
         assertTrue(first.endsWith(".jar") && first.contains(flink.module()), first);
         assertTrue(
