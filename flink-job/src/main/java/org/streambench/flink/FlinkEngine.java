@@ -4,12 +4,16 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.Guarantee;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.engine.EngineProvider;
 import org.streambench.operators.engine.Settings;
@@ -19,6 +23,8 @@ import org.streambench.operators.engine.YarnJob;
 public final class FlinkEngine implements EngineProvider {
 
     static final String MODULE = "flink-job";
+    /** Restarts from a checkpoint before a run with a guarantee fails. */
+    private static final int RESTART_ATTEMPTS = 3;
 
     @Override
     public String name() {
@@ -48,6 +54,39 @@ public final class FlinkEngine implements EngineProvider {
     @Override
     public Map<String, String> defaultSettings() {
         return Map.of(FlinkJob.BUFFER_TIMEOUT, "100");
+    }
+
+    /** Exactly-once needs a two-phase-commit sink, which is not built yet (issue #52). */
+    @Override
+    public Set<Guarantee> guarantees() {
+        return EnumSet.of(Guarantee.NONE, Guarantee.AT_LEAST_ONCE);
+    }
+
+    @Override
+    public boolean injectsFaults() {
+        return true;
+    }
+
+    /**
+     * Flink's own recovery for a guarantee: checkpoints every interval (barriers aligned for
+     * exactly-once, not for at-least-once) and a restart from the last one; without a guarantee a
+     * failed task fails the job, as a restart would process its records a second time.
+     */
+    @Override
+    public Map<String, String> guaranteeSettings(ExperimentSpec spec) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (!spec.guarantee().recovers()) {
+            settings.put("restart-strategy.type", "none");
+            return settings;
+        }
+        settings.put("execution.checkpointing.interval", spec.checkpointIntervalMillis() + " ms");
+        settings.put(
+                "execution.checkpointing.mode",
+                spec.guarantee() == Guarantee.EXACTLY_ONCE ? "EXACTLY_ONCE" : "AT_LEAST_ONCE");
+        settings.put("restart-strategy.type", "fixed-delay");
+        settings.put("restart-strategy.fixed-delay.attempts", Integer.toString(RESTART_ATTEMPTS));
+        settings.put("restart-strategy.fixed-delay.delay", "1 s");
+        return settings;
     }
 
     @Override

@@ -4,13 +4,17 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.streaming.api.TimerService;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -23,7 +27,9 @@ import org.apache.flink.util.Collector;
 import org.streambench.generator.TimedRecord;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.Fault;
 import org.streambench.operators.JobMain;
+import org.streambench.operators.JobRuntime;
 import org.streambench.operators.ProcessingOperator;
 
 /**
@@ -43,7 +49,7 @@ public final class FlinkJob {
     }
 
     static void run(ExperimentSpec spec) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration(spec));
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.disableOperatorChaining();
         env.setBufferTimeout(Long.parseLong(spec.engineSetting(BUFFER_TIMEOUT, "100")));
@@ -72,8 +78,13 @@ public final class FlinkJob {
         env.execute("streambench " + spec.database() + " " + spec.pattern().cliName() + " " + spec.blobBytes() + "B");
     }
 
-    /** The local cluster's own listeners (blob server, RPC, shuffle) bind loopback, not every interface. */
-    private static Configuration configuration() {
+    /**
+     * The local cluster's own listeners (blob server, RPC, shuffle) bind loopback, not every
+     * interface. With a guarantee, Flink's own recovery: checkpoints every interval (aligned
+     * barriers for exactly-once, unaligned-free at-least-once otherwise) and a restart of the
+     * failed region from the last one; without, a failed task fails the job.
+     */
+    static Configuration configuration(ExperimentSpec spec) {
         Configuration config = new Configuration();
         for (String option : new String[] {
             "jobmanager.bind-host",
@@ -87,8 +98,7 @@ public final class FlinkJob {
         }
         // records travel with Flink's own serializers, never the slower Kryo fallback
         config.set(PipelineOptions.GENERIC_TYPES, false);
-        // a failed task fails the job: a restart would process its records a second time
-        config.setString("restart-strategy.type", "none");
+        new FlinkEngine().guaranteeSettings(spec).forEach(config::setString);
         // the local cluster's parts share this JVM: on a starved CPU they answer late, not never
         config.setString("heartbeat.timeout", "300000");
         config.setString("pekko.ask.timeout", "60 s");
@@ -100,11 +110,13 @@ public final class FlinkJob {
      * keys and sent as a batch when it is full or its oldest record has lingered (a processing-time
      * timer), and what is left when the input ends.
      */
-    static final class Processing extends KeyedProcessFunction<String, TimedRecord, Void> {
+    static final class Processing extends KeyedProcessFunction<String, TimedRecord, Void>
+            implements CheckpointedFunction {
         private static final long serialVersionUID = 1L;
 
         private final ExperimentSpec spec;
         private transient ProcessingOperator operator;
+        private transient boolean injectsFault;
 
         Processing(ExperimentSpec spec) {
             this.spec = spec;
@@ -113,10 +125,14 @@ public final class FlinkJob {
         @Override
         public void open(OpenContext context) {
             operator = ProcessingOperator.open(spec);
+            injectsFault = opened(getRuntimeContext().getTaskInfo(), spec);
         }
 
         @Override
         public void processElement(TimedRecord record, Context context, Collector<Void> out) {
+            if (injectsFault && JobRuntime.of(spec).faultDue()) {
+                throw new Fault.Injected(spec.fault());
+            }
             operator.accept(record);
             if (spec.access().kind() == AccessMode.Kind.BATCH) {
                 TimerService timers = context.timerService();
@@ -130,12 +146,32 @@ public final class FlinkJob {
             operator.flushIfLingered();
         }
 
+        /** A checkpoint completes only once the records before its barrier are in the database: the pending batch is sent. */
+        @Override
+        public void snapshotState(FunctionSnapshotContext context) {
+            operator.flush();
+        }
+
+        @Override
+        public void initializeState(FunctionInitializationContext context) {}
+
         @Override
         public void close() {
             if (operator != null) {
                 operator.close();
             }
         }
+    }
+
+    /**
+     * Counts a processing instance that Flink restarted from a checkpoint; true for the one
+     * instance that injects the spec's fault (subtask 0).
+     */
+    private static boolean opened(TaskInfo task, ExperimentSpec spec) {
+        if (task.getAttemptNumber() > 0) {
+            JobRuntime.of(spec).restartedInstance();
+        }
+        return spec.fault() != null && task.getIndexOfThisSubtask() == 0;
     }
 
     /** The processing operator in async mode, as Flink's async function: a record's calls complete its result future. */
@@ -149,13 +185,19 @@ public final class FlinkJob {
             this.spec = spec;
         }
 
+        private transient boolean injectsFault;
+
         @Override
         public void open(OpenContext context) {
             operator = ProcessingOperator.open(spec);
+            injectsFault = opened(getRuntimeContext().getTaskInfo(), spec);
         }
 
         @Override
         public void asyncInvoke(TimedRecord record, ResultFuture<Void> result) {
+            if (injectsFault && JobRuntime.of(spec).faultDue()) {
+                throw new Fault.Injected(spec.fault());
+            }
             CompletableFuture<Void> unused = operator.processAsync(record).whenComplete((done, failure) -> {
                 if (failure != null) {
                     result.completeExceptionally(failure);

@@ -5,11 +5,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
-import java.util.function.ToIntFunction;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.Source;
@@ -26,12 +28,13 @@ import org.streambench.operators.GeneratorInstance;
 
 /**
  * The generator as a Flink source (new Source API): one split per parallel reader, split i is
- * generator instance i. A reader emits until the runner stops the job, then ends its input,
+ * generator instance i, and its state in a checkpoint is the instance's position (the sequence of
+ * its next record), so a job restarted from a checkpoint emits again exactly what came after it. A reader emits until the runner stops the job, then ends its input,
  * so Flink drains every emitted record through the processing operator before the job ends.
  * A throttled reader never blocks the task's mailbox thread while it waits for the next record
  * to be due: it reports nothing available, with a future completed when the record is due.
  */
-final class GeneratorSource implements Source<TimedRecord, GeneratorSource.InstanceSplit, Integer> {
+final class GeneratorSource implements Source<TimedRecord, GeneratorSource.InstanceSplit, Set<Integer>> {
 
     private static final long serialVersionUID = 1L;
 
@@ -50,7 +53,8 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
      */
     private static final long MAX_IN_FLIGHT = 100_000;
 
-    record InstanceSplit(int instance) implements SourceSplit {
+    /** Generator instance {@code instance}, the sequence of its next record {@code position}. */
+    record InstanceSplit(int instance, long position) implements SourceSplit {
         @Override
         public String splitId() {
             return Integer.toString(instance);
@@ -63,24 +67,25 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
     }
 
     @Override
-    public SplitEnumerator<InstanceSplit, Integer> createEnumerator(SplitEnumeratorContext<InstanceSplit> context) {
-        return new Enumerator(context);
+    public SplitEnumerator<InstanceSplit, Set<Integer>> createEnumerator(
+            SplitEnumeratorContext<InstanceSplit> context) {
+        return new Enumerator(context, Set.of());
     }
 
     @Override
-    public SplitEnumerator<InstanceSplit, Integer> restoreEnumerator(
-            SplitEnumeratorContext<InstanceSplit> context, Integer state) {
-        return new Enumerator(context);
+    public SplitEnumerator<InstanceSplit, Set<Integer>> restoreEnumerator(
+            SplitEnumeratorContext<InstanceSplit> context, Set<Integer> state) {
+        return new Enumerator(context, state);
     }
 
     @Override
     public SimpleVersionedSerializer<InstanceSplit> getSplitSerializer() {
-        return new IntSerializer<>(InstanceSplit::instance, InstanceSplit::new);
+        return new SplitSerializer();
     }
 
     @Override
-    public SimpleVersionedSerializer<Integer> getEnumeratorCheckpointSerializer() {
-        return new IntSerializer<>(i -> i, i -> i);
+    public SimpleVersionedSerializer<Set<Integer>> getEnumeratorCheckpointSerializer() {
+        return new AssignedSerializer();
     }
 
     @Override
@@ -88,11 +93,19 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
         return new Reader(spec);
     }
 
-    private static final class Enumerator implements SplitEnumerator<InstanceSplit, Integer> {
+    /**
+     * Assigns split i to reader i once. Its state in a checkpoint is the set of readers assigned
+     * (their splits are in the readers' state); a split assigned after the last checkpoint comes
+     * back on a failure and goes to its restarted reader again, from its position in it.
+     */
+    private static final class Enumerator implements SplitEnumerator<InstanceSplit, Set<Integer>> {
         private final SplitEnumeratorContext<InstanceSplit> context;
+        private final Set<Integer> assigned;
+        private final Map<Integer, InstanceSplit> returned = new HashMap<>();
 
-        Enumerator(SplitEnumeratorContext<InstanceSplit> context) {
+        Enumerator(SplitEnumeratorContext<InstanceSplit> context, Set<Integer> assigned) {
             this.context = context;
+            this.assigned = new TreeSet<>(assigned);
         }
 
         @Override
@@ -102,17 +115,25 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
         public void handleSplitRequest(int subtaskId, String requesterHostname) {}
 
         @Override
-        public void addSplitsBack(List<InstanceSplit> splits, int subtaskId) {}
+        public void addSplitsBack(List<InstanceSplit> splits, int subtaskId) {
+            for (InstanceSplit split : splits) {
+                assigned.remove(split.instance());
+                returned.put(split.instance(), split);
+            }
+        }
 
         @Override
         public void addReader(int subtaskId) {
-            context.assignSplit(new InstanceSplit(subtaskId), subtaskId);
+            if (assigned.add(subtaskId)) {
+                context.assignSplit(returned.getOrDefault(subtaskId, new InstanceSplit(subtaskId, 0)), subtaskId);
+                returned.remove(subtaskId);
+            }
             context.signalNoMoreSplits(subtaskId);
         }
 
         @Override
-        public Integer snapshotState(long checkpointId) {
-            return 0;
+        public Set<Integer> snapshotState(long checkpointId) {
+            return new TreeSet<>(assigned);
         }
 
         @Override
@@ -158,7 +179,7 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
 
         @Override
         public List<InstanceSplit> snapshotState(long checkpointId) {
-            return split == null ? List.of() : List.of(split);
+            return split == null ? List.of() : List.of(new InstanceSplit(split.instance(), generator.position()));
         }
 
         @Override
@@ -169,7 +190,7 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
         @Override
         public void addSplits(List<InstanceSplit> splits) {
             split = splits.get(0);
-            generator = GeneratorInstance.of(spec, split.instance(), MAX_IN_FLIGHT);
+            generator = GeneratorInstance.restored(spec, split.instance(), MAX_IN_FLIGHT, split.position());
             assigned.complete(null);
         }
 
@@ -180,30 +201,54 @@ final class GeneratorSource implements Source<TimedRecord, GeneratorSource.Insta
         public void close() {}
     }
 
-    private static final class IntSerializer<T> implements SimpleVersionedSerializer<T> {
-        private final ToIntFunction<T> toInt;
-        private final IntFunction<T> fromInt;
-
-        IntSerializer(ToIntFunction<T> toInt, IntFunction<T> fromInt) {
-            this.toInt = toInt;
-            this.fromInt = fromInt;
-        }
-
+    private static final class SplitSerializer implements SimpleVersionedSerializer<InstanceSplit> {
         @Override
         public int getVersion() {
             return 1;
         }
 
         @Override
-        public byte[] serialize(T value) throws IOException {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(4);
-            new DataOutputStream(bytes).writeInt(toInt.applyAsInt(value));
+        public byte[] serialize(InstanceSplit split) throws IOException {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(12);
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeInt(split.instance());
+            out.writeLong(split.position());
             return bytes.toByteArray();
         }
 
         @Override
-        public T deserialize(int version, byte[] serialized) throws IOException {
-            return fromInt.apply(new DataInputStream(new ByteArrayInputStream(serialized)).readInt());
+        public InstanceSplit deserialize(int version, byte[] serialized) throws IOException {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
+            int instance = in.readInt();
+            return new InstanceSplit(instance, in.readLong());
+        }
+    }
+
+    private static final class AssignedSerializer implements SimpleVersionedSerializer<Set<Integer>> {
+        @Override
+        public int getVersion() {
+            return 1;
+        }
+
+        @Override
+        public byte[] serialize(Set<Integer> assigned) throws IOException {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeInt(assigned.size());
+            for (int subtask : assigned) {
+                out.writeInt(subtask);
+            }
+            return bytes.toByteArray();
+        }
+
+        @Override
+        public Set<Integer> deserialize(int version, byte[] serialized) throws IOException {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
+            Set<Integer> assigned = new TreeSet<>();
+            for (int i = in.readInt(); i > 0; i--) {
+                assigned.add(in.readInt());
+            }
+            return assigned;
         }
     }
 }

@@ -15,7 +15,9 @@ import java.util.Map;
  * batch write's round trip; batchWait: how long records waited for their batch), those that occurred.
  * Layout 2 added {@code spec.access} and {@code accessLatencyMicros}; a layout 1 file reads as sync.
  * {@code ceiling}: the database's own load tool run after the pipeline ({@code bench run --ceiling}),
- * absent without it (an older reader skips it).
+ * absent without it (an older reader skips it). {@code recovery}: what the engine's recovery did,
+ * with the audit of the database; absent for a run with the guarantee none and no fault (an older
+ * reader skips it).
  */
 public record RunDocument(
         int schemaVersion,
@@ -36,7 +38,8 @@ public record RunDocument(
         Verification verification,
         Environment environment,
         Map<String, Double> phaseSeconds,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Ceiling ceiling) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Ceiling ceiling,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Recovery recovery) {
 
     /**
      * The layout of result.json that this code writes and reads; a change that an older reader would
@@ -73,7 +76,8 @@ public record RunDocument(
                 verification,
                 environment,
                 phaseSeconds,
-                ceiling);
+                ceiling,
+                recovery);
     }
 
     /**
@@ -85,10 +89,32 @@ public record RunDocument(
     public record Ceiling(
             String tool, int threads, Double throughput, Double ratio, String status, String error, String folder) {}
 
+    /**
+     * What the engine's recovery did in a run with a guarantee or a fault (both in {@link Spec}):
+     * {@code engineSettings} the engine's own settings for the guarantee, by the engine's names;
+     * {@code restartedInstances} processing operator instances the engine restarted from a
+     * checkpoint; {@code recordsProcessedAgain} records processed more often than emitted (a replay);
+     * {@code audit} what the database holds against what exactly-once processing would leave.
+     */
+    public record Recovery(
+            Map<String, String> engineSettings, long restartedInstances, long recordsProcessedAgain, Audit audit) {}
+
+    /**
+     * Every key the run wrote, read back and compared with what each record applied once leaves:
+     * {@code duplicates} records whose effect the database holds twice, {@code losses} records whose
+     * effect it lacks, {@code unexplainedKeys} keys whose value no set of duplicated or lost records
+     * of theirs explains (counted as wrong, not as either); {@code details} the first of them.
+     */
+    public record Audit(long keysAudited, long duplicates, long losses, long unexplainedKeys, List<String> details) {}
+
     /** A run the runner could not finish: its spec and why, no numbers. */
     public record Interrupted(int schemaVersion, Spec spec, String status, String error, String startedAt) {}
 
-    /** What was run; the database password, if any, shows as "***". */
+    /**
+     * What was run; the database password, if any, shows as "***". {@code guarantee} and
+     * {@code checkpointIntervalMillis} are absent for the guarantee none, {@code fault} without one,
+     * so a spec reads the same as before they existed (a matrix journal's cells compare equal).
+     */
     public record Spec(
             String engine,
             String database,
@@ -105,7 +131,51 @@ public record RunDocument(
             long recordsPerGenerator,
             Map<String, String> engineSettings,
             Map<String, String> databaseSettings,
-            String access) {}
+            String access,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String guarantee,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long checkpointIntervalMillis,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String fault) {
+
+        /** A spec with the guarantee none and no fault, as every spec before they existed. */
+        public Spec(
+                String engine,
+                String database,
+                String pattern,
+                int blobBytes,
+                int durationSeconds,
+                int warmupSeconds,
+                double rate,
+                long keys,
+                int parallelism,
+                int generatorParallelism,
+                long seed,
+                int runToken,
+                long recordsPerGenerator,
+                Map<String, String> engineSettings,
+                Map<String, String> databaseSettings,
+                String access) {
+            this(
+                    engine,
+                    database,
+                    pattern,
+                    blobBytes,
+                    durationSeconds,
+                    warmupSeconds,
+                    rate,
+                    keys,
+                    parallelism,
+                    generatorParallelism,
+                    seed,
+                    runToken,
+                    recordsPerGenerator,
+                    engineSettings,
+                    databaseSettings,
+                    access,
+                    null,
+                    null,
+                    null);
+        }
+    }
 
     /** How the warm-up ended: {@code mode} "fixed" or "steady"; {@code steady} null for a fixed one. */
     public record Warmup(String mode, int seconds, Boolean steady) {}

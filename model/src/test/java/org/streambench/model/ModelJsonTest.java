@@ -119,7 +119,12 @@ class ModelJsonTest {
                         "0.1.0",
                         "abc"),
                 Map.of("reset", 0.5),
-                new RunDocument.Ceiling("pgbench", 2, 1234.5, 0.81, "ok", null, "ceiling"));
+                new RunDocument.Ceiling("pgbench", 2, 1234.5, 0.81, "ok", null, "ceiling"),
+                new RunDocument.Recovery(
+                        Map.of("execution.checkpointing.mode", "AT_LEAST_ONCE"),
+                        2,
+                        311,
+                        new RunDocument.Audit(10_000, 57, 0, 0, List.of())));
         Path file = dir.resolve("result.json");
         Files.writeString(file, ResultJson.write(document));
         assertEquals(document, ResultJson.read(file));
@@ -213,7 +218,10 @@ class ModelJsonTest {
                 0,
                 Map.of("batchIntervalMillis", "1000"),
                 Map.of("url", "jdbc:postgresql://h/db", "password", "***"),
-                "batch:100,linger=20ms");
+                "batch:100,linger=20ms",
+                "at-least-once",
+                1000L,
+                "fail-task@3000ms");
     }
 
     private static List<String> fieldNames(JsonNode tree) {

@@ -30,6 +30,9 @@ import org.streambench.generator.Pattern;
  *                           empty for a job runtime used without a runner (tests)
  * @param engineSettings     engine options (Flink: bufferTimeoutMillis; Spark: batchIntervalMillis; Apex: streamLocality)
  * @param access             how the processing operator calls the database (sync, batch:N, async:K)
+ * @param guarantee          what the pipeline promises when a part of it fails ({@link Guarantee})
+ * @param checkpointIntervalMillis how often the engine checkpoints, with a guarantee other than none
+ * @param fault              a fault the run injects into its pipeline, or null
  */
 public record ExperimentSpec(
         String engine,
@@ -50,8 +53,14 @@ public record ExperimentSpec(
         String collector,
         Map<String, String> databaseSettings,
         Map<String, String> engineSettings,
-        AccessMode access)
+        AccessMode access,
+        Guarantee guarantee,
+        long checkpointIntervalMillis,
+        Fault fault)
         implements Serializable {
+
+    /** Without --checkpoint-interval: how often an engine checkpoints under a guarantee. */
+    public static final long DEFAULT_CHECKPOINT_INTERVAL_MILLIS = 1000;
 
     /**
      * The job JVM's environment variable that carries the database password: the spec file on
@@ -68,6 +77,7 @@ public record ExperimentSpec(
         databaseSettings = Map.copyOf(databaseSettings);
         engineSettings = Map.copyOf(engineSettings);
         access = access == null ? AccessMode.SYNC : access;
+        guarantee = guarantee == null ? Guarantee.NONE : guarantee;
     }
 
     public boolean bounded() {
@@ -124,7 +134,10 @@ public record ExperimentSpec(
                 .collector(collector)
                 .databaseSettings(databaseSettings)
                 .engineSettings(engineSettings)
-                .access(access);
+                .access(access)
+                .guarantee(guarantee)
+                .checkpointIntervalMillis(checkpointIntervalMillis)
+                .fault(fault);
     }
 
     /** Builds a spec by field name (see {@link #builder}), so that no caller depends on the fields' order. */
@@ -148,6 +161,9 @@ public record ExperimentSpec(
         private Map<String, String> databaseSettings = Map.of();
         private Map<String, String> engineSettings = Map.of();
         private AccessMode access = AccessMode.SYNC;
+        private Guarantee guarantee = Guarantee.NONE;
+        private long checkpointIntervalMillis = DEFAULT_CHECKPOINT_INTERVAL_MILLIS;
+        private Fault fault;
 
         private Builder(String engine, String database, Pattern pattern) {
             this.engine = engine;
@@ -240,6 +256,21 @@ public record ExperimentSpec(
             return this;
         }
 
+        public Builder guarantee(Guarantee value) {
+            guarantee = value;
+            return this;
+        }
+
+        public Builder checkpointIntervalMillis(long value) {
+            checkpointIntervalMillis = value;
+            return this;
+        }
+
+        public Builder fault(Fault value) {
+            fault = value;
+            return this;
+        }
+
         public ExperimentSpec build() {
             return new ExperimentSpec(
                     engine,
@@ -260,7 +291,10 @@ public record ExperimentSpec(
                     collector,
                     databaseSettings,
                     engineSettings,
-                    access);
+                    access,
+                    guarantee,
+                    checkpointIntervalMillis,
+                    fault);
         }
     }
 
@@ -292,6 +326,11 @@ public record ExperimentSpec(
         p.setProperty("metricsPort", Integer.toString(metricsPort));
         p.setProperty("collector", collector);
         p.setProperty("access", access.toString());
+        p.setProperty("guarantee", guarantee.cliName());
+        p.setProperty("checkpointIntervalMillis", Long.toString(checkpointIntervalMillis));
+        if (fault != null) {
+            p.setProperty("fault", fault.toString());
+        }
         databaseSettings.forEach((k, v) -> {
             if (!k.equals(PASSWORD)) {
                 p.setProperty(DB_PREFIX + k, v);
@@ -348,6 +387,10 @@ public record ExperimentSpec(
                 .databaseSettings(settings)
                 .engineSettings(withPrefix(p, ENGINE_PREFIX))
                 .access(AccessMode.parse(p.getProperty("access", "sync")))
+                .guarantee(Guarantee.parse(p.getProperty("guarantee", Guarantee.NONE.cliName())))
+                .checkpointIntervalMillis(Long.parseLong(
+                        p.getProperty("checkpointIntervalMillis", Long.toString(DEFAULT_CHECKPOINT_INTERVAL_MILLIS))))
+                .fault(p.getProperty("fault") == null ? null : Fault.parse(p.getProperty("fault")))
                 .build();
     }
 

@@ -54,6 +54,8 @@ public final class GeneratorInstance {
     private int processedRounds;
 
     private long sequence;
+    /** The highest sequence emitted so far by this instance in this JVM, also before a restart from a checkpoint. */
+    private long emittedMark;
 
     /** Generator instance {@code instance} of the spec's run, in this JVM's worker. */
     public static GeneratorInstance of(ExperimentSpec spec, int instance) {
@@ -92,6 +94,22 @@ public final class GeneratorInstance {
         return new GeneratorInstance(JobRuntime.of(spec), instance, maxInFlight);
     }
 
+    /**
+     * As {@link #of(ExperimentSpec, int, long)}, restored from an engine's checkpoint: emits again from
+     * record {@code position} on (the records are a function of seed, instance and sequence, so the
+     * replay is exact); what the instance emitted before still counts as emitted.
+     */
+    public static GeneratorInstance restored(ExperimentSpec spec, int instance, long maxInFlight, long position) {
+        GeneratorInstance generator = new GeneratorInstance(JobRuntime.of(spec), instance, maxInFlight);
+        generator.sequence = position;
+        return generator;
+    }
+
+    /** The sequence of the next record this instance emits: its position, as an engine's checkpoint stores it. */
+    public long position() {
+        return sequence;
+    }
+
     GeneratorInstance(JobRuntime runtime, int instance, long maxInFlight) {
         this.runtime = runtime;
         this.instance = instance;
@@ -101,6 +119,7 @@ public final class GeneratorInstance {
         this.metrics = runtime.metrics();
         this.emitted = runtime.emittedCounter(instance);
         this.sequence = emitted.get();
+        this.emittedMark = sequence;
         this.limit = spec.bounded() ? spec.recordsPerGenerator() : Long.MAX_VALUE;
         this.maxInFlight = maxInFlight;
     }
@@ -114,7 +133,7 @@ public final class GeneratorInstance {
         if (awaitingStart()) {
             return START_WAIT_NANOS;
         }
-        if (maxInFlight > 0 && (sequence & CREDIT_CHECK_MASK) == 0 && runtime.inFlight() >= inFlightBound()) {
+        if (heldInFlight() && runtime.inFlight() >= inFlightBound()) {
             return CREDIT_WAIT_NANOS;
         }
         return limiter().nanosUntilDue();
@@ -131,8 +150,18 @@ public final class GeneratorInstance {
     private RateLimiter limiter() {
         if (limiter == null) {
             limiter = new RateLimiter(rate);
+            runtime.generatorEmitting();
         }
         return limiter;
+    }
+
+    /**
+     * Whether this record waits for the records in flight to go below their bound. Not while
+     * replaying after a restart from a checkpoint: the records in flight at the failure were lost
+     * and count as in flight until the replay processes them again.
+     */
+    private boolean heldInFlight() {
+        return maxInFlight > 0 && (sequence & CREDIT_CHECK_MASK) == 0 && sequence >= emittedMark;
     }
 
     private long inFlightBound() {
@@ -156,7 +185,7 @@ public final class GeneratorInstance {
             }
         }
         RateLimiter schedule = limiter();
-        if (maxInFlight > 0 && (sequence & CREDIT_CHECK_MASK) == 0) {
+        if (heldInFlight()) {
             while (runtime.inFlight() >= inFlightBound()) {
                 if (runtime.stopRequested()) {
                     return ended();
@@ -181,7 +210,10 @@ public final class GeneratorInstance {
             intended = (sequence % UNTHROTTLED_TIMED_EVERY) == 0 ? EpochClock.nowNanos() : TimedRecord.UNTIMED;
         }
         TimedRecord record = generator.timed(sequence++, intended);
-        emitted.lazySet(sequence); // read only by scrapes and the in-flight check, which need no fence per record
+        if (sequence > emittedMark) { // below it: a replay after a restart from a checkpoint
+            emittedMark = sequence;
+            emitted.lazySet(sequence); // read only by scrapes and the in-flight check, which need no fence per record
+        }
         return record;
     }
 

@@ -14,7 +14,8 @@ import org.streambench.model.RunDocument.Latency;
  * {@code latency} of the successful reads; {@code latencyByResult} of hits, misses and failed reads,
  * each apart (only those that occurred); {@code endToEnd} from each record's intended emit time to
  * the end of its processing; {@code generatorDelay} how late the generators emitted; {@code access}
- * the access mode's own latencies (write calls, batch wait), those that occurred.
+ * the access mode's own latencies (write calls, batch wait), those that occurred;
+ * {@code restartedInstances} the processing operator instances the engine restarted from a checkpoint.
  */
 public record JobReport(
         String status,
@@ -28,7 +29,8 @@ public record JobReport(
         Map<String, Latency> latencyByResult,
         Latency endToEnd,
         Latency generatorDelay,
-        Map<String, Latency> access) {
+        Map<String, Latency> access,
+        long restartedInstances) {
 
     /**
      * The job's report from its workers' last statuses: counts added up (a generator instance
@@ -42,6 +44,7 @@ public record JobReport(
             processed.put(op, 0L);
         }
         long errors = 0;
+        long restarted = 0;
         String firstError = null;
         String engineVersion = null;
         List<OperatorMetrics.LatencyWindow> windows = new ArrayList<>();
@@ -49,6 +52,7 @@ public record JobReport(
             worker.emittedByInstance().forEach((instance, count) -> emitted.merge(instance, count, Long::max));
             worker.processed().forEach((op, count) -> processed.merge(op, count, Long::sum));
             errors += worker.errors();
+            restarted += worker.restartedInstances();
             firstError = firstError == null ? worker.firstError() : firstError;
             engineVersion = engineVersion == null ? worker.engineVersion() : engineVersion;
             if (worker.isFinal()) {
@@ -68,7 +72,8 @@ public record JobReport(
                     Map.of(),
                     null,
                     null,
-                    Map.of());
+                    Map.of(),
+                    restarted);
         }
         OperatorMetrics.LatencyWindow window = OperatorMetrics.LatencyWindow.merge(windows);
         Map<String, Latency> byResult = new LinkedHashMap<>();
@@ -95,7 +100,8 @@ public record JobReport(
                 byResult,
                 Latencies.of(window.endToEnd()),
                 Latencies.of(window.generatorDelay()),
-                access);
+                access,
+                restarted);
     }
 
     public long totalEmitted() {

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -69,6 +70,11 @@ public final class JobRuntime implements AutoCloseable {
     private volatile long rateSampleNanos = System.nanoTime() - RATE_SAMPLE_NANOS;
     private long rateSampleHandled = -1; // guarded by rateLock
     private volatile double handledPerSecond;
+    /** When this JVM's generators emitted their first record (System.nanoTime), 0 before. */
+    private final AtomicLong emittingSinceNanos = new AtomicLong();
+
+    private final AtomicBoolean faultInjected = new AtomicBoolean();
+    private final AtomicLong restartedInstances = new AtomicLong();
 
     private JobRuntime(ExperimentSpec spec, boolean awaitStart, int port) throws IOException {
         this.spec = spec;
@@ -215,6 +221,32 @@ public final class JobRuntime implements AutoCloseable {
     /** Whether generators may emit: no start gate, or the runner opened it. */
     public boolean started() {
         return startGate.getCount() == 0;
+    }
+
+    /** A generator of this JVM emits its first record: the time a fault is due counts from the first. */
+    void generatorEmitting() {
+        emittingSinceNanos.compareAndSet(0, System.nanoTime());
+    }
+
+    /**
+     * Whether the spec's fault is due now (its time after this JVM's generators started emitting)
+     * and was not injected before in this JVM: true once, for
+     * the one caller that is to fail; an engine asks from one processing operator instance only.
+     */
+    public boolean faultDue() {
+        Fault fault = spec.fault();
+        long started = emittingSinceNanos.get();
+        return fault != null
+                && started != 0
+                && !faultInjected.get()
+                && System.nanoTime() - started >= fault.afterMillis() * 1_000_000
+                && faultInjected.compareAndSet(false, true);
+    }
+
+    /** An engine restarted a processing operator instance from its last checkpoint (after a failure, under a guarantee). */
+    public void restartedInstance() {
+        restartedInstances.incrementAndGet();
+        pushQuietly();
     }
 
     /** Blocks until generators may emit; false if the job is stopping before that. */
@@ -437,6 +469,7 @@ public final class JobRuntime implements AutoCloseable {
                 metrics.errorCount(),
                 metrics.firstError(),
                 failure,
+                restartedInstances.get(),
                 finalPushed ? measuredWindow() : null);
     }
 

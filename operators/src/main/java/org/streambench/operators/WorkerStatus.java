@@ -27,6 +27,7 @@ import org.HdrHistogram.Histogram;
  * @param endpoint      where the worker serves {@code /metrics} and takes control requests
  * @param engineVersion set by the job's main only
  * @param failure       why the worker failed the run, or null
+ * @param restartedInstances processing operator instances the engine restarted from a checkpoint in this worker
  * @param window        the measured window's latencies; only in the worker's final push
  */
 public record WorkerStatus(
@@ -39,6 +40,7 @@ public record WorkerStatus(
         long errors,
         String firstError,
         String failure,
+        long restartedInstances,
         OperatorMetrics.LatencyWindow window) {
 
     private static final String WORKER = "worker";
@@ -50,6 +52,7 @@ public record WorkerStatus(
     private static final String ERRORS = "errors";
     private static final String FIRST_ERROR = "firstError";
     private static final String FAILURE = "failure";
+    private static final String RESTARTED = "restartedInstances";
     private static final String HISTOGRAM = "histogram.";
     private static final String END_TO_END = "endToEnd";
     private static final String GENERATOR_DELAY = "generatorDelay";
@@ -92,6 +95,7 @@ public record WorkerStatus(
         if (failure != null) {
             p.setProperty(FAILURE, failure);
         }
+        p.setProperty(RESTARTED, Long.toString(restartedInstances));
         if (window != null) {
             window.byResult()
                     .forEach((result, histogram) -> p.setProperty(HISTOGRAM + result.label(), encode(histogram)));
@@ -142,6 +146,7 @@ public record WorkerStatus(
                 Long.parseLong(p.getProperty(ERRORS, "0")),
                 p.getProperty(FIRST_ERROR),
                 p.getProperty(FAILURE),
+                Long.parseLong(p.getProperty(RESTARTED, "0")),
                 window);
     }
 

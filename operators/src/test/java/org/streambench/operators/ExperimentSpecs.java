@@ -23,6 +23,9 @@ public final class ExperimentSpecs {
             .databaseSettings(Map.of("url", "jdbc:mariadb://db:3306/bench", "user", "bench"))
             .engineSettings(Map.of("batchIntervalMillis", "500"))
             .access(AccessMode.parse("batch:16"))
+            .guarantee(Guarantee.AT_LEAST_ONCE)
+            .checkpointIntervalMillis(2500)
+            .fault(Fault.parse("fail-task@7s"))
             .build();
 
     private ExperimentSpecs() {}

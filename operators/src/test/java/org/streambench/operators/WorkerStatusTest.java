@@ -103,6 +103,7 @@ class WorkerStatusTest {
                 errors,
                 errors > 0 ? "insert: refused=1\nsecond line" : null,
                 errors > 0 ? "a database call failed" : null,
+                errors,
                 window);
     }
 

@@ -1,9 +1,13 @@
 package org.streambench.operators.engine;
 
 import java.io.IOException;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.Guarantee;
 
 /**
  * A stream processing engine the suite can run: everything about one engine that the runner needs,
@@ -54,6 +58,21 @@ public interface EngineProvider {
      * throws {@link IllegalArgumentException} with a one-line message for the user.
      */
     default void checkSettings(Map<String, String> settings) {}
+
+    /** The guarantees this engine gives ({@code none} always); any other is refused before anything starts. */
+    default Set<Guarantee> guarantees() {
+        return EnumSet.of(Guarantee.NONE);
+    }
+
+    /** Whether the engine's job injects the spec's {@code --fault}; a fault is refused for an engine that does not. */
+    default boolean injectsFaults() {
+        return false;
+    }
+
+    /** The engine's own settings for the spec's guarantee, by the engine's names (result.json shows them). */
+    default Map<String, String> guaranteeSettings(ExperimentSpec spec) {
+        return Map.of();
+    }
 
     /**
      * A floor that the engine's {@code settings} (its defaults overridden by the user's) put under a

@@ -6,11 +6,14 @@ import java.net.ServerSocket;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.local.UserError;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.Fault;
+import org.streambench.operators.Guarantee;
 import org.streambench.operators.engine.EngineProvider;
 import org.streambench.runner.experiment.Names.DatabaseNames;
 import org.streambench.runner.experiment.Names.EngineNames;
@@ -58,6 +61,29 @@ public final class ExperimentOptions {
                     + " waited the linger), async:K (up to K calls in flight per operator instance)"
                     + " (default: ${DEFAULT-VALUE}).")
     public String access;
+
+    @Option(
+            names = "--guarantee",
+            defaultValue = "none",
+            description = "What the pipeline promises when a part of it fails: none (a failure fails the run, as the"
+                    + " study), at-least-once (the engine checkpoints and restarts from the last checkpoint; the"
+                    + " audit after the run counts what was applied twice), exactly-once (default: ${DEFAULT-VALUE}).")
+    String guarantee;
+
+    @Option(
+            names = "--checkpoint-interval",
+            paramLabel = "DURATION",
+            defaultValue = "1s",
+            description =
+                    "How often the engine checkpoints under a guarantee, e.g. 500ms, 10s (default: ${DEFAULT-VALUE}).")
+    String checkpointInterval;
+
+    @Option(
+            names = "--fault",
+            paramLabel = "fail-task@DURATION",
+            description = "Inject a fault: fail-task@10s fails a processing operator instance 10 s after the"
+                    + " generators start. With a guarantee the engine recovers; with none the run fails.")
+    String fault;
 
     @Option(
             names = "--blob",
@@ -122,6 +148,9 @@ public final class ExperimentOptions {
             defaultValue = "1",
             description = "Seed of the generators (default: ${DEFAULT-VALUE}).")
     String seed;
+
+    /** Flink's shortest checkpoint interval. */
+    static final long MIN_CHECKPOINT_INTERVAL_MILLIS = 10;
 
     @Option(
             names = "--records",
@@ -229,6 +258,13 @@ public final class ExperimentOptions {
                 ? UNBOUNDED
                 : Inputs.positiveLong("--records", records, "; leave --records out for a run timed by --duration");
         int token = runToken == null ? RUN_TOKEN_UNSET : runToken(runToken);
+        Guarantee parsedGuarantee = guarantee(parsedEngine, parsedPattern);
+        long interval = Inputs.millis("--checkpoint-interval", checkpointInterval);
+        if (interval < MIN_CHECKPOINT_INTERVAL_MILLIS) {
+            throw new UserError("--checkpoint-interval '" + checkpointInterval + "' is shorter than "
+                    + MIN_CHECKPOINT_INTERVAL_MILLIS + "ms, the shortest an engine takes");
+        }
+        Fault parsedFault = fault(parsedEngine, durationSeconds + warmupSeconds);
         return ExperimentSpec.builder(engine, database, parsedPattern)
                 .blobBytes((int) blobBytes)
                 .durationSeconds(durationSeconds)
@@ -244,7 +280,50 @@ public final class ExperimentOptions {
                 .metricsPort(metricsPort(job))
                 .engineSettings(engineOptions)
                 .access(accessMode())
+                .guarantee(parsedGuarantee)
+                .checkpointIntervalMillis(interval)
+                .fault(parsedFault)
                 .build();
+    }
+
+    private Guarantee guarantee(EngineProvider engine, Pattern pattern) {
+        Guarantee parsed;
+        try {
+            parsed = Guarantee.parse(guarantee);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        if (!engine.guarantees().contains(parsed)) {
+            throw new UserError("--guarantee " + parsed.cliName() + " is not built for " + engine.name()
+                    + " yet; it gives "
+                    + engine.guarantees().stream().map(Guarantee::cliName).collect(Collectors.joining(", ")));
+        }
+        if (parsed.recovers() && (pattern == Pattern.INSERT || pattern == Pattern.MIXED)) {
+            throw new UserError("--guarantee " + parsed.cliName() + " with --pattern " + pattern.cliName()
+                    + " is not built yet: a replayed insert meets its own row (a duplicate key on most databases);"
+                    + " give --pattern update or read");
+        }
+        return parsed;
+    }
+
+    private Fault fault(EngineProvider engine, long runSeconds) {
+        if (fault == null) {
+            return null;
+        }
+        Fault parsed;
+        try {
+            parsed = Fault.parse(fault.trim());
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        if (!engine.injectsFaults()) {
+            throw new UserError("--fault is not built for " + engine.name() + " yet");
+        }
+        if (records == null && parsed.afterMillis() >= runSeconds * 1000) {
+            throw new UserError("--fault " + fault.trim() + " comes after the run's end (" + runSeconds
+                    + " s of warm-up and measurement); give an earlier time");
+        }
+        return parsed;
     }
 
     /** --access, checked. */

@@ -24,11 +24,13 @@ import org.streambench.generator.RecordGenerator;
 import org.streambench.local.CleanupOnExit;
 import org.streambench.local.Folders;
 import org.streambench.local.Home;
+import org.streambench.model.RunDocument;
 import org.streambench.model.RunDocument.Environment;
 import org.streambench.model.RunDocument.Second;
 import org.streambench.model.RunDocument.Verification;
 import org.streambench.operators.Blob;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.Guarantee;
 import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.engine.EngineProvider;
@@ -228,6 +230,25 @@ public final class ExperimentRunner {
             }
             phases.lap("verify");
         }
+        RunDocument.Recovery recovery = null;
+        if (spec.guarantee().recovers() || spec.fault() != null) {
+            RunDocument.Audit audit = null;
+            if (finished && storesData && spec.guarantee().recovers()) {
+                out.println("auditing every updated key for duplicates and losses ...");
+                try {
+                    audit = new RecoveryAudit(spec, report.emittedByInstance()).audit(database);
+                    error = error != null ? error : auditFailure(spec.guarantee(), audit);
+                } catch (DatabaseException e) {
+                    error = (error == null ? "" : error + "; ") + "the audit failed: " + e.getMessage();
+                }
+                phases.lap("audit");
+            }
+            recovery = new RunDocument.Recovery(
+                    engine.guaranteeSettings(spec),
+                    report == null ? 0 : report.restartedInstances(),
+                    report == null ? 0 : Math.max(0, report.totalProcessed() - report.totalEmitted()),
+                    audit);
+        }
         Environment environment = new Environment(
                 launcher.cluster(),
                 job.applicationId(),
@@ -262,9 +283,29 @@ public final class ExperimentRunner {
                 verification,
                 report,
                 environment,
-                phases.seconds());
+                phases.seconds(),
+                recovery);
         ResultFiles.write(result, dir);
         return result;
+    }
+
+    /**
+     * Why the audit fails the run, or null: exactly-once fails on any duplicate or loss,
+     * at-least-once on a loss (its duplicates are the price it names); either on an unexplained key.
+     */
+    static String auditFailure(Guarantee guarantee, RunDocument.Audit audit) {
+        boolean failed = audit.unexplainedKeys() > 0
+                || audit.losses() > 0
+                || (guarantee == Guarantee.EXACTLY_ONCE && audit.duplicates() > 0);
+        if (!failed) {
+            return null;
+        }
+        return "the audit of " + audit.keysAudited() + " keys found " + audit.duplicates() + " records applied twice, "
+                + audit.losses() + " not applied and " + audit.unexplainedKeys() + " keys wrong otherwise, against "
+                + guarantee.cliName()
+                + (audit.details().isEmpty()
+                        ? ""
+                        : "; first: " + audit.details().get(0));
     }
 
     /**

@@ -20,6 +20,8 @@ public final class Inputs {
     public static final double MAX_RATE = 100_000_000;
 
     private static final Pattern DURATION = Pattern.compile("([0-9]+)(s|m|h)?");
+    private static final Pattern MILLIS = Pattern.compile("([0-9]{1,9})(ms|s|m)");
+    private static final long MAX_MILLIS = 3_600_000;
     private static final Pattern WHOLE = Pattern.compile("[+-]?[0-9]{1,19}");
     private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,19}(\\.[0-9]{1,19})?");
     /** Ten digits fit a long and are more than any duration in seconds an int can hold. */
@@ -41,6 +43,20 @@ public final class Inputs {
                     option + " '" + text + "' is too long; the longest is " + Integer.MAX_VALUE / 3600 + "h");
         }
         return (int) (Long.parseLong(digits) * factor);
+    }
+
+    /** "500ms", "10s", "2m": a duration in milliseconds, at most an hour. */
+    public static long millis(String option, String text) {
+        Matcher m = MILLIS.matcher(text.trim());
+        if (!m.matches()) {
+            throw new UserError(option + " '" + text + "' is not a duration; write it like 500ms, 10s or 2m");
+        }
+        long factor = m.group(2).equals("ms") ? 1 : m.group(2).equals("s") ? 1000 : 60_000;
+        long millis = Long.parseLong(m.group(1)) * factor;
+        if (millis > MAX_MILLIS) {
+            throw new UserError(option + " '" + text + "' is too long; the longest is 60m");
+        }
+        return millis;
     }
 
     /**

@@ -147,7 +147,8 @@ public final class ResultFiles {
                 r.verification(),
                 r.environment(),
                 phases,
-                null);
+                null,
+                r.recovery());
     }
 
     private static Map<String, RunDocument.Latency> accessLatency(JobReport report) {
@@ -177,7 +178,10 @@ public final class ResultFiles {
                 s.recordsPerGenerator(),
                 s.engineSettings(),
                 settings,
-                s.access().toString());
+                s.access().toString(),
+                s.guarantee().recovers() ? s.guarantee().cliName() : null,
+                s.guarantee().recovers() ? s.checkpointIntervalMillis() : null,
+                s.fault() == null ? null : s.fault().toString());
     }
 
     private static RunDocument.Counts counts(JobReport report) {

@@ -11,7 +11,8 @@ import org.streambench.operators.JobReport;
 
 /**
  * Everything one run produced; written as result.json and per-second.csv. {@code phaseSeconds}:
- * where the run's wall time went (see ExperimentRunner.Phases).
+ * where the run's wall time went (see ExperimentRunner.Phases); {@code recovery} null for a run with
+ * the guarantee none and no fault.
  */
 public record RunResult(
         ExperimentSpec spec,
@@ -26,9 +27,15 @@ public record RunResult(
         Verification verification,
         JobReport report,
         Environment environment,
-        Map<String, Double> phaseSeconds) {
+        Map<String, Double> phaseSeconds,
+        RunDocument.Recovery recovery) {
 
     public boolean passed() {
-        return "ok".equals(status) && verification != null && verification.mismatches() == 0;
+        return "ok".equals(status)
+                && verification != null
+                && verification.mismatches() == 0
+                && (recovery == null
+                        || recovery.audit() == null
+                        || recovery.audit().unexplainedKeys() == 0);
     }
 }

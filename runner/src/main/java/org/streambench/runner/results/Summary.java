@@ -82,6 +82,18 @@ public final class Summary {
         if (!v.details().isEmpty()) {
             line.append(" (").append(v.details().get(0)).append(")");
         }
+        RunDocument.Recovery recovery = r.recovery();
+        if (recovery != null && recovery.audit() != null) {
+            RunDocument.Audit audit = recovery.audit();
+            line.append(String.format(
+                    Locale.ROOT,
+                    "; %s: %d instances restarted, audit of %d keys: %d records applied twice, %d lost",
+                    r.spec().guarantee().cliName(),
+                    recovery.restartedInstances(),
+                    audit.keysAudited(),
+                    audit.duplicates(),
+                    audit.losses()));
+        }
         return line.append(" -> ").append(dir).toString();
     }
 }

@@ -222,6 +222,7 @@ class MatrixRunnerTest {
                 new Verification(10, error == null ? 0 : 3, 0, 0, List.of()),
                 null,
                 environment,
-                Map.of("reset", 0.5, "verify", 1.0));
+                Map.of("reset", 0.5, "verify", 1.0),
+                null);
     }
 }

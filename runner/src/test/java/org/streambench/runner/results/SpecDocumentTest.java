@@ -13,6 +13,7 @@ import org.streambench.generator.Pattern;
 import org.streambench.model.RunDocument;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.ExperimentSpecs;
+import org.streambench.operators.Guarantee;
 
 /**
  * The job's spec and the spec result.json records are two forms of one thing: every field of the
@@ -50,7 +51,8 @@ class SpecDocumentTest {
             Object expected =
                     switch (field.getName()) {
                         case "pattern" -> ((Pattern) given).cliName();
-                        case "access" -> given.toString();
+                        case "access", "fault" -> given.toString();
+                        case "guarantee" -> ((Guarantee) given).cliName();
                         case "databaseSettings" -> {
                             Map<String, String> masked = new LinkedHashMap<>(spec.databaseSettings());
                             masked.put("password", "***");
