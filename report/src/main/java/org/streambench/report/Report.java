@@ -68,7 +68,7 @@ public final class Report {
         this.planned = planned;
         Map<Cell.Key, List<RunRecord>> byKey = new LinkedHashMap<>();
         runs.forEach(r -> byKey.computeIfAbsent(
-                        new Cell.Key(r.engine(), r.database(), r.pattern(), r.blobBytes(), r.access()),
+                        new Cell.Key(r.engine(), r.database(), r.pattern(), r.blobBytes(), r.variant()),
                         k -> new ArrayList<>())
                 .add(r));
         byKey.forEach((key, list) -> cells.put(key, Cell.of(key, list)));
@@ -249,10 +249,11 @@ public final class Report {
 
     private void writeCsv(Path file) throws IOException {
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
-            csv.println("folder,engine,database,pattern,blobBytes,repetition,status,throughputMean,throughputStddev,"
-                    + "readLatencyMeanMicros,readLatencyStddevMicros,p50,p95,p99,p999,mismatches,emulated,engineVersion,databaseVersion,"
-                    + "durationSeconds,warmupSeconds,keys,parallelism,rate,commit,error,access,endToEndP99Micros,"
-                    + "ceilingTool,ceilingThroughput,ceilingRatio");
+            csv.println(
+                    "folder,engine,database,pattern,blobBytes,repetition,status,throughputMean,throughputStddev,"
+                            + "readLatencyMeanMicros,readLatencyStddevMicros,p50,p95,p99,p999,mismatches,emulated,engineVersion,databaseVersion,"
+                            + "durationSeconds,warmupSeconds,keys,parallelism,rate,commit,error,access,endToEndP99Micros,"
+                            + "ceilingTool,ceilingThroughput,ceilingRatio,guarantee,checkpointIntervalMillis,fault,duplicates,losses");
             for (RunRecord r : runs) {
                 RunRecord.Latency l = r.readLatency();
                 csv.println(String.join(
@@ -287,7 +288,12 @@ public final class Report {
                         r.endToEndP99() == null ? "" : Long.toString(r.endToEndP99()),
                         field(r.ceilingTool()),
                         r.ceilingThroughput() == null ? "" : number(r.ceilingThroughput()),
-                        r.ceilingRatio() == null ? "" : number(r.ceilingRatio())));
+                        r.ceilingRatio() == null ? "" : number(r.ceilingRatio()),
+                        r.guarantee(),
+                        r.checkpointIntervalMillis() == null ? "" : Long.toString(r.checkpointIntervalMillis()),
+                        field(r.fault()),
+                        r.duplicates() == null ? "" : Long.toString(r.duplicates()),
+                        r.losses() == null ? "" : Long.toString(r.losses())));
             }
         }
     }

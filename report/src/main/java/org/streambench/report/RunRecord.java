@@ -13,7 +13,9 @@ import org.streambench.model.RunDocument;
  * half the 95 % interval of the run's means from its own per-second samples ({@link BatchMeans}),
  * NaN when its window was too short to tell. {@code access}: how the operator called the database
  * (sync for a file written before access modes existed); {@code endToEndP99}: the 99th percentile of
- * the records' end-to-end latency (µs), or null.
+ * the records' end-to-end latency (µs), or null. {@code guarantee}: none for a file written before
+ * guarantees existed; {@code fault} the injected fault, or null; {@code duplicates}, {@code losses}
+ * the audit's counts, null without an audit.
  */
 public record RunRecord(
         Path folder,
@@ -45,7 +47,25 @@ public record RunRecord(
         Long endToEndP99,
         String ceilingTool,
         Double ceilingThroughput,
-        Double ceilingRatio) {
+        Double ceilingRatio,
+        String guarantee,
+        Long checkpointIntervalMillis,
+        String fault,
+        Long duplicates,
+        Long losses) {
+
+    /**
+     * How the operator ran: its access mode, and the guarantee and fault when there are any
+     * ("sync, at-least-once every 500 ms, fail-task@2000ms"). Runs of one variant form a cell; a
+     * run with a guarantee or a fault never shares one with the study's runs.
+     */
+    public String variant() {
+        String variant = access;
+        if (!"none".equals(guarantee)) {
+            variant += ", " + guarantee + " every " + checkpointIntervalMillis + " ms";
+        }
+        return fault == null ? variant : variant + ", " + fault;
+    }
 
     /** Read latency in microseconds. */
     public record Latency(double mean, double stddev, long p50, long p95, long p99, long p999) {}
@@ -73,6 +93,7 @@ public record RunRecord(
         RunDocument.Throughput throughput = run.throughput();
         RunDocument.Latency latency = run.readLatencyMicros();
         RunDocument.Environment environment = run.environment() == null ? NO_ENVIRONMENT : run.environment();
+        RunDocument.Audit audit = run.recovery() == null ? null : run.recovery().audit();
         return new RunRecord(
                 folder,
                 spec.engine(),
@@ -113,6 +134,11 @@ public record RunRecord(
                         : run.endToEndLatencyMicros().p99(),
                 run.ceiling() == null ? null : run.ceiling().tool(),
                 run.ceiling() == null ? null : run.ceiling().throughput(),
-                run.ceiling() == null ? null : run.ceiling().ratio());
+                run.ceiling() == null ? null : run.ceiling().ratio(),
+                spec.guarantee() == null ? "none" : spec.guarantee(),
+                spec.checkpointIntervalMillis(),
+                spec.fault(),
+                audit == null ? null : audit.duplicates(),
+                audit == null ? null : audit.losses());
     }
 }

@@ -1,0 +1,67 @@
+package org.streambench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.streambench.report.Fixtures.run;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run with a guarantee and a fault is a cell of its own, never averaged with the runs without,
+ * and results.csv carries its guarantee, fault and the audit's counts.
+ */
+class GuaranteeReportTest {
+
+    @Test
+    void aRunWithAGuaranteeIsACellOfItsOwnAndTheCsvHasItsAudit(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "update", 100, 1, "ok", 1000, 200.0);
+        run(dir, "flink", "postgresql", "update", 100, 2, "ok", 600, 200.0);
+        withGuarantee(dir.resolve("flink/postgresql/update/100/rep-2"));
+
+        String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
+        assertTrue(html.contains("sync, at-least-once every 500 ms, fail-task@2000ms"), html);
+        assertTrue(html.contains("postgresql / flink 1,000"), "the study's table has the run without only: " + html);
+
+        List<String> csv = Files.readAllLines(dir.resolve("report/results.csv"));
+        List<String> header = List.of(csv.get(0).split(","));
+        List<String> withGuarantee = row(csv, "flink/postgresql/update/100/rep-2,");
+        assertEquals("at-least-once", withGuarantee.get(header.indexOf("guarantee")));
+        assertEquals("500", withGuarantee.get(header.indexOf("checkpointIntervalMillis")));
+        assertEquals("fail-task@2000ms", withGuarantee.get(header.indexOf("fault")));
+        assertEquals("57", withGuarantee.get(header.indexOf("duplicates")));
+        assertEquals("0", withGuarantee.get(header.indexOf("losses")));
+        List<String> without = row(csv, "flink/postgresql/update/100/rep-1,");
+        assertEquals("none", without.get(header.indexOf("guarantee")));
+        assertEquals("", without.get(header.indexOf("duplicates")));
+    }
+
+    private static List<String> row(List<String> csv, String prefix) {
+        return List.of(csv.stream()
+                .filter(line -> line.startsWith(prefix))
+                .findFirst()
+                .orElseThrow()
+                .split(",", -1));
+    }
+
+    private static void withGuarantee(Path folder) throws Exception {
+        Path file = folder.resolve("result.json");
+        String json = Files.readString(file)
+                .strip()
+                .replace(
+                        "\"pattern\": \"update\",",
+                        "\"pattern\": \"update\", \"guarantee\": \"at-least-once\", \"checkpointIntervalMillis\": 500,"
+                                + " \"fault\": \"fail-task@2000ms\",");
+        assertTrue(json.contains("\"guarantee\""), "the fixture's spec has a pattern field: " + json);
+        Files.writeString(
+                file,
+                "{\"recovery\": {\"engineSettings\": {}, \"restartedInstances\": 2, \"recordsProcessedAgain\": 57,"
+                        + " \"audit\": {\"keysAudited\": 1000, \"duplicates\": 57, \"losses\": 0, \"unexplainedKeys\": 0,"
+                        + " \"details\": []}}, "
+                        + json.substring(1));
+    }
+}
