@@ -1,0 +1,104 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.streambench.runner.results.ResultFiles;
+import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
+
+/**
+ * A task failed mid-run: with at-least-once, Flink restarts from its last checkpoint, the run goes
+ * on and passes, and the audit of every updated key counts the records the replay applied twice,
+ * exactly as many as the job processed beyond what it emitted, and no loss; in every access mode.
+ * With the guarantee none the same fault fails the run with its cause.
+ */
+@Tag("guarantees")
+class GuaranteesTest {
+
+    private static final int KEYS = 1000;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sync", "batch:50", "async:8"})
+    void atLeastOnceRecoversAFailedTaskAndTheAuditCountsEveryDuplicate(String access, @TempDir Path tmp)
+            throws Exception {
+        CliResult run = run(tmp, access, "at-least-once");
+        assertEquals(0, run.code(), run.toString());
+        Map<String, Object> json = ResultFiles.read(tmp.resolve("run"));
+        Map<String, Object> spec = EndToEndTest.map(json, "spec");
+        assertEquals("at-least-once", spec.get("guarantee"));
+        assertEquals(500, ((Number) spec.get("checkpointIntervalMillis")).intValue());
+        assertEquals("fail-task@2000ms", spec.get("fault"));
+        Map<String, Object> recovery = EndToEndTest.map(json, "recovery");
+        assertEquals(
+                "AT_LEAST_ONCE", EndToEndTest.map(recovery, "engineSettings").get("execution.checkpointing.mode"));
+        assertTrue(((Number) recovery.get("restartedInstances")).longValue() >= 2, recovery.toString());
+        Map<String, Object> audit = EndToEndTest.map(recovery, "audit");
+        long duplicates = ((Number) audit.get("duplicates")).longValue();
+        assertTrue(duplicates > 0, "a replay from the checkpoint before the failure applies records twice: " + audit);
+        assertEquals(((Number) recovery.get("recordsProcessedAgain")).longValue(), duplicates, recovery.toString());
+        assertEquals(0, ((Number) audit.get("losses")).longValue(), audit.toString());
+        assertEquals(0, ((Number) audit.get("unexplainedKeys")).longValue(), audit.toString());
+        assertEquals(KEYS, ((Number) audit.get("keysAudited")).intValue(), audit.toString());
+    }
+
+    @Test
+    void withoutAGuaranteeTheFaultFailsTheRunWithItsCause(@TempDir Path tmp) throws Exception {
+        CliResult run = run(tmp, "sync", "none");
+        assertEquals(1, run.code(), run.toString());
+        Map<String, Object> json = ResultFiles.read(tmp.resolve("run"));
+        assertEquals("failed", json.get("status"));
+        String error = (String) json.get("error");
+        assertTrue(error.contains("the injected fault fail-task@2000ms"), error);
+        assertFalse(EndToEndTest.map(json, "spec").containsKey("guarantee"), "none is the default, left out");
+        assertEquals("fail-task@2000ms", EndToEndTest.map(json, "spec").get("fault"));
+    }
+
+    private static CliResult run(Path tmp, String access, String guarantee) throws Exception {
+        ServerState postgres = TestServers.start("postgresql");
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--engine",
+                "flink",
+                "--db",
+                "postgresql",
+                "--pattern",
+                "update",
+                "--access",
+                access,
+                "--blob",
+                "100",
+                "--keys",
+                Integer.toString(KEYS),
+                "--rate",
+                "2000",
+                "--parallelism",
+                "2",
+                "--guarantee",
+                guarantee,
+                "--checkpoint-interval",
+                "500ms",
+                "--fault",
+                "fail-task@2s",
+                "--duration",
+                "5s",
+                "--warmup",
+                "1s",
+                "--metrics-port",
+                "0",
+                "--out",
+                tmp.resolve("run").toString()));
+        args.addAll(TestRuns.postgresArgs(postgres));
+        return CliResult.bench(args.toArray(String[]::new));
+    }
+}
