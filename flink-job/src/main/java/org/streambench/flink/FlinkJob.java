@@ -80,9 +80,7 @@ public final class FlinkJob {
 
     /**
      * The local cluster's own listeners (blob server, RPC, shuffle) bind loopback, not every
-     * interface. With a guarantee, Flink's own recovery: checkpoints every interval (aligned
-     * barriers for exactly-once, unaligned-free at-least-once otherwise) and a restart of the
-     * failed region from the last one; without, a failed task fails the job.
+     * interface; recovery as the spec's guarantee asks ({@link FlinkEngine#guaranteeSettings}).
      */
     static Configuration configuration(ExperimentSpec spec) {
         Configuration config = new Configuration();
@@ -180,12 +178,11 @@ public final class FlinkJob {
 
         private final ExperimentSpec spec;
         private transient ProcessingOperator operator;
+        private transient boolean injectsFault;
 
         AsyncProcessing(ExperimentSpec spec) {
             this.spec = spec;
         }
-
-        private transient boolean injectsFault;
 
         @Override
         public void open(OpenContext context) {

@@ -29,8 +29,9 @@ import org.streambench.operators.GeneratorInstance;
 /**
  * The generator as a Flink source (new Source API): one split per parallel reader, split i is
  * generator instance i, and its state in a checkpoint is the instance's position (the sequence of
- * its next record), so a job restarted from a checkpoint emits again exactly what came after it. A reader emits until the runner stops the job, then ends its input,
- * so Flink drains every emitted record through the processing operator before the job ends.
+ * its next record), so a job restarted from a checkpoint emits again exactly what came after it.
+ * A reader emits until the runner stops the job, then ends its input, so Flink drains every
+ * emitted record through the processing operator before the job ends.
  * A throttled reader never blocks the task's mailbox thread while it waits for the next record
  * to be due: it reports nothing available, with a future completed when the record is due.
  */

@@ -257,6 +257,16 @@ class BadInputTest {
         assertRejected(message, "--engine", engine, "--pattern", pattern, "--duration", "5s", option, value);
     }
 
+    @Test
+    void rejectsAGuaranteeOnYarnBeforeLookingForTheCluster() {
+        assertRejected(
+                "--guarantee and --fault are not built for --cluster yarn yet",
+                "--cluster",
+                "yarn",
+                "--guarantee",
+                "at-least-once");
+    }
+
     @ParameterizedTest
     @CsvSource(
             delimiter = '|',

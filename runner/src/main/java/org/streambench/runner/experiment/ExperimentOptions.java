@@ -265,6 +265,10 @@ public final class ExperimentOptions {
                     + MIN_CHECKPOINT_INTERVAL_MILLIS + "ms, the shortest an engine takes");
         }
         Fault parsedFault = fault(parsedEngine, durationSeconds + warmupSeconds);
+        if ((parsedGuarantee.recovers() || parsedFault != null) && job.onYarn()) {
+            throw new UserError(
+                    "--guarantee and --fault are not built for --cluster yarn yet (a job in its own JVM only)");
+        }
         return ExperimentSpec.builder(engine, database, parsedPattern)
                 .blobBytes((int) blobBytes)
                 .durationSeconds(durationSeconds)
