@@ -134,48 +134,7 @@ public record RunDocument(
             String access,
             @JsonInclude(JsonInclude.Include.NON_NULL) String guarantee,
             @JsonInclude(JsonInclude.Include.NON_NULL) Long checkpointIntervalMillis,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String fault) {
-
-        /** A spec with the guarantee none and no fault, as every spec before they existed. */
-        public Spec(
-                String engine,
-                String database,
-                String pattern,
-                int blobBytes,
-                int durationSeconds,
-                int warmupSeconds,
-                double rate,
-                long keys,
-                int parallelism,
-                int generatorParallelism,
-                long seed,
-                int runToken,
-                long recordsPerGenerator,
-                Map<String, String> engineSettings,
-                Map<String, String> databaseSettings,
-                String access) {
-            this(
-                    engine,
-                    database,
-                    pattern,
-                    blobBytes,
-                    durationSeconds,
-                    warmupSeconds,
-                    rate,
-                    keys,
-                    parallelism,
-                    generatorParallelism,
-                    seed,
-                    runToken,
-                    recordsPerGenerator,
-                    engineSettings,
-                    databaseSettings,
-                    access,
-                    null,
-                    null,
-                    null);
-        }
-    }
+            @JsonInclude(JsonInclude.Include.NON_NULL) String fault) {}
 
     /** How the warm-up ended: {@code mode} "fixed" or "steady"; {@code steady} null for a fixed one. */
     public record Warmup(String mode, int seconds, Boolean steady) {}

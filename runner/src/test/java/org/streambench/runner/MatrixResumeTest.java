@@ -47,7 +47,25 @@ class MatrixResumeTest {
 
     private static RunDocument.Spec specWithKeys(long keys) {
         return new RunDocument.Spec(
-                "flink", "cassandra", "read", 1, 20, 15, 0, keys, 1, 1, 1, -1, 0, Map.of(), Map.of(), "sync");
+                "flink",
+                "cassandra",
+                "read",
+                1,
+                20,
+                15,
+                0,
+                keys,
+                1,
+                1,
+                1,
+                -1,
+                0,
+                Map.of(),
+                Map.of(),
+                "sync",
+                null,
+                null,
+                null);
     }
 
     private static Path oldJournal(Path dir) throws IOException {
