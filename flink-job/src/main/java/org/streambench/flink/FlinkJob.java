@@ -27,7 +27,6 @@ import org.apache.flink.util.Collector;
 import org.streambench.generator.TimedRecord;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
-import org.streambench.operators.Fault;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.JobRuntime;
 import org.streambench.operators.ProcessingOperator;
@@ -114,7 +113,6 @@ public final class FlinkJob {
 
         private final ExperimentSpec spec;
         private transient ProcessingOperator operator;
-        private transient boolean injectsFault;
 
         Processing(ExperimentSpec spec) {
             this.spec = spec;
@@ -123,14 +121,11 @@ public final class FlinkJob {
         @Override
         public void open(OpenContext context) {
             operator = ProcessingOperator.open(spec);
-            injectsFault = opened(getRuntimeContext().getTaskInfo(), spec);
+            countRestart(getRuntimeContext().getTaskInfo(), spec);
         }
 
         @Override
         public void processElement(TimedRecord record, Context context, Collector<Void> out) {
-            if (injectsFault && JobRuntime.of(spec).faultDue()) {
-                throw new Fault.Injected(spec.fault());
-            }
             operator.accept(record);
             if (spec.access().kind() == AccessMode.Kind.BATCH) {
                 TimerService timers = context.timerService();
@@ -161,15 +156,11 @@ public final class FlinkJob {
         }
     }
 
-    /**
-     * Counts a processing instance that Flink restarted from a checkpoint; true for the one
-     * instance that injects the spec's fault (subtask 0).
-     */
-    private static boolean opened(TaskInfo task, ExperimentSpec spec) {
+    /** Counts a processing instance that Flink restarted from a checkpoint (its attempt after the first). */
+    private static void countRestart(TaskInfo task, ExperimentSpec spec) {
         if (task.getAttemptNumber() > 0) {
             JobRuntime.of(spec).restartedInstance();
         }
-        return spec.fault() != null && task.getIndexOfThisSubtask() == 0;
     }
 
     /** The processing operator in async mode, as Flink's async function: a record's calls complete its result future. */
@@ -178,7 +169,6 @@ public final class FlinkJob {
 
         private final ExperimentSpec spec;
         private transient ProcessingOperator operator;
-        private transient boolean injectsFault;
 
         AsyncProcessing(ExperimentSpec spec) {
             this.spec = spec;
@@ -187,14 +177,11 @@ public final class FlinkJob {
         @Override
         public void open(OpenContext context) {
             operator = ProcessingOperator.open(spec);
-            injectsFault = opened(getRuntimeContext().getTaskInfo(), spec);
+            countRestart(getRuntimeContext().getTaskInfo(), spec);
         }
 
         @Override
         public void asyncInvoke(TimedRecord record, ResultFuture<Void> result) {
-            if (injectsFault && JobRuntime.of(spec).faultDue()) {
-                throw new Fault.Injected(spec.fault());
-            }
             CompletableFuture<Void> unused = operator.processAsync(record).whenComplete((done, failure) -> {
                 if (failure != null) {
                     result.completeExceptionally(failure);

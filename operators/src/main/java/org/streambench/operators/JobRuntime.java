@@ -230,8 +230,8 @@ public final class JobRuntime implements AutoCloseable {
 
     /**
      * Whether the spec's fault is due now (its time after this JVM's generators started emitting)
-     * and was not injected before in this JVM: true once, for the one caller that is to fail; an
-     * engine asks from one processing operator instance only.
+     * and was not injected before in this JVM: true once, for the one caller that is to fail (the
+     * processing operator instance that takes a record first once it is due).
      */
     public boolean faultDue() {
         Fault fault = spec.fault();

@@ -53,10 +53,12 @@ public final class ProcessingOperator implements AutoCloseable {
     private final Semaphore inFlight;
     /** async mode on a connector without asynchronous calls: connections of its own, one call in flight on each. */
     private final AsyncSessions sessions;
+    /** Throws the spec's injected fault when it is due ({@link JobRuntime#faultDue}); does nothing without one. */
+    private final Runnable faultCheck;
 
     ProcessingOperator(
             Pattern pattern, Database database, Blob.Pool blobs, OperatorMetrics metrics, Consumer<String> failRun) {
-        this(pattern, database, blobs, metrics, failRun, AccessMode.SYNC, null);
+        this(pattern, database, blobs, metrics, failRun, AccessMode.SYNC, null, () -> {});
     }
 
     private ProcessingOperator(
@@ -66,7 +68,8 @@ public final class ProcessingOperator implements AutoCloseable {
             OperatorMetrics metrics,
             Consumer<String> failRun,
             AccessMode access,
-            AsyncSessions sessions) {
+            AsyncSessions sessions,
+            Runnable faultCheck) {
         this.pattern = pattern;
         this.database = database;
         this.blobs = blobs;
@@ -75,6 +78,7 @@ public final class ProcessingOperator implements AutoCloseable {
         this.access = access;
         this.inFlight = new Semaphore(access.kind() == AccessMode.Kind.ASYNC ? access.size() : 1);
         this.sessions = sessions;
+        this.faultCheck = faultCheck;
     }
 
     /** Opens this instance's own database session, as the engine calls it once per parallel instance. */
@@ -98,8 +102,23 @@ public final class ProcessingOperator implements AutoCloseable {
         if (spec.access().kind() == AccessMode.Kind.ASYNC && !database.asynchronous()) {
             sessions = AsyncSessions.open(spec, spec.access().size(), runtime::fail);
         }
+        Fault fault = spec.fault();
+        Runnable faultCheck = fault == null
+                ? () -> {}
+                : () -> {
+                    if (runtime.faultDue()) {
+                        throw new Fault.Injected(fault);
+                    }
+                };
         return new ProcessingOperator(
-                spec.pattern(), database, Blob.pool(spec), runtime.metrics(), runtime::fail, spec.access(), sessions);
+                spec.pattern(),
+                database,
+                Blob.pool(spec),
+                runtime.metrics(),
+                runtime::fail,
+                spec.access(),
+                sessions,
+                faultCheck);
     }
 
     /** How this operator calls the database. */
@@ -114,6 +133,7 @@ public final class ProcessingOperator implements AutoCloseable {
      * {@link #process}, {@link #processBatch} or {@link #processAsync} directly instead.
      */
     public void accept(TimedRecord timed) {
+        faultCheck.run();
         switch (access.kind()) {
             case SYNC -> process(timed);
             case BATCH -> {
@@ -168,6 +188,7 @@ public final class ProcessingOperator implements AutoCloseable {
      * write was acknowledged; the read round trip is timed once per batch.
      */
     public void processBatch(List<TimedRecord> batch) {
+        faultCheck.run();
         if (batch.isEmpty()) {
             return;
         }
@@ -248,6 +269,7 @@ public final class ProcessingOperator implements AutoCloseable {
      * was acknowledged; a failure fails the run as a synchronous call's would.
      */
     public CompletableFuture<Void> processAsync(TimedRecord timed) {
+        faultCheck.run();
         String id = timed.record().id();
         try {
             inFlight.acquire();
@@ -354,6 +376,7 @@ public final class ProcessingOperator implements AutoCloseable {
     }
 
     public void process(TimedRecord timed) {
+        faultCheck.run();
         SensorRecord record = timed.record();
         long intended = timed.intendedEpochNanos();
         Operation op = pattern == Pattern.INSERT ? Operation.INSERT : Operation.READ;
