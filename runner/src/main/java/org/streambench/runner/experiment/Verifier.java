@@ -73,13 +73,14 @@ public final class Verifier {
     private long replay(JobReport report, Map<String, SensorRecord> expected) {
         Pattern pattern = spec.pattern();
         Map<Long, SensorRecord> existing = new HashMap<>();
-        if (pattern.needsExistingKeys()) {
+        // with a guarantee the audit (RecoveryAudit) reads every updated key instead of a sample
+        if (pattern.needsExistingKeys() && !spec.guarantee().recovers()) {
             long step = Math.max(1, spec.keys() / SAMPLED_EXISTING_KEYS);
             for (long index = 0; index < spec.keys(); index += step) {
                 existing.put(index, RecordGenerator.prefill(index));
             }
         }
-        boolean writesExisting = pattern == Pattern.UPDATE || pattern == Pattern.MIXED;
+        boolean sumsSampledExisting = !existing.isEmpty() && (pattern == Pattern.UPDATE || pattern == Pattern.MIXED);
         long inserts = 0;
         for (Map.Entry<Integer, Long> instance : report.emittedByInstance().entrySet()) {
             RecordGenerator generator =
@@ -92,16 +93,14 @@ public final class Verifier {
                         SensorRecord record = generator.record(seq);
                         expected.put(record.id(), record);
                     }
-                } else if (writesExisting) {
+                } else if (sumsSampledExisting) {
                     SensorRecord record = generator.record(seq);
                     long index = Keys.existingIndex(record.id());
                     existing.computeIfPresent(index, (i, sum) -> sum.plus(record));
                 }
             }
         }
-        if (!spec.guarantee().recovers()) { // with a guarantee the audit reads every updated key
-            existing.values().forEach(record -> expected.put(record.id(), record));
-        }
+        existing.values().forEach(record -> expected.put(record.id(), record));
         return inserts;
     }
 
