@@ -24,8 +24,8 @@ import org.streambench.servers.TestServers;
  * the mode, engine, database and pattern, on a small key space so that a key's records follow one
  * another closely (a read overtaking its key's pending write, or two writes of a key in flight,
  * would show as a wrong sum). The whole grid (every engine x database x mode) carries the tag
- * "modes" ({@code ./bench test --modes}); the main suite runs every pattern in both modes on Flink,
- * and Spark and Apex in one mode each, against PostgreSQL.
+ * "modes" ({@code ./bench test --modes}), as does {@link PatternsBeyondTheStudyTest}; the main suite
+ * runs every pattern in both modes on Flink, and Spark and Apex in one mode each, against PostgreSQL.
  */
 @Tag("integration")
 class AccessModesTest {
@@ -46,24 +46,6 @@ class AccessModesTest {
     void everyEngineAndDatabaseVerifiesInEveryMode(String engine, String database, String mode, @TempDir Path tmp)
             throws Exception {
         boundedRun(engine, database, mode, "mixed", tmp);
-    }
-
-    static Stream<Arguments> patternsBeyondStudy() {
-        return Registries.databasesBeyondStudy().stream().flatMap(database -> Registries.engines().stream()
-                .flatMap(engine ->
-                        Stream.of("read", "insert", "update").map(pattern -> Arguments.of(engine, database, pattern))));
-    }
-
-    /**
-     * The databases the study did not measure run every pattern verified on every engine (mixed, in
-     * one synchronous call per record, is AllPairsTest's).
-     */
-    @Tag("modes")
-    @ParameterizedTest(name = "{0} x {1} x {2}")
-    @MethodSource("patternsBeyondStudy")
-    void everyPatternVerifiesOnTheDatabasesBeyondTheStudy(
-            String engine, String database, String pattern, @TempDir Path tmp) throws Exception {
-        boundedRun(engine, database, "sync", pattern, tmp);
     }
 
     /** The engines beyond Flink in one mode each; the grid above has every engine in both. */
@@ -133,7 +115,7 @@ class AccessModesTest {
         return ResultFiles.read(out);
     }
 
-    private static Map<String, Object> boundedRun(String engine, String database, String mode, String pattern, Path tmp)
+    static Map<String, Object> boundedRun(String engine, String database, String mode, String pattern, Path tmp)
             throws Exception {
         ServerState server = TestServers.start(database);
         Path out = tmp.resolve("run");
