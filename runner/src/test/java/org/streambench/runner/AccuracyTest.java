@@ -22,6 +22,7 @@ import org.streambench.runner.results.ResultFiles;
  * is a schedule the generators must keep.
  */
 @Tag("integration")
+@RunsAlone("a latency and a throughput against a database of known speed")
 class AccuracyTest {
 
     private static final int CALL_MICROS = 2000;

@@ -30,6 +30,7 @@ import org.streambench.servers.TestServers;
  * PostgreSQL, update, 10,000 B) carry the tag "capacity" ({@code ./bench test --capacity}).
  */
 @Tag("integration")
+@RunsAlone("the capacity found against a database of known speed")
 class CapacityTest {
 
     private static final int CALL_MICROS = 2_000;

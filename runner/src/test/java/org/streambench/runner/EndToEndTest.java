@@ -277,6 +277,7 @@ class EndToEndTest {
 
     /** --warmup steady: the measured window starts once throughput is steady (or at the maximum), and the result says which. */
     @Test
+    @RunsAlone("the warm-up's length, ended by a steady throughput")
     void aSteadyWarmupEndsWhenThroughputIsSteady(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("run");
         CliResult run = CliResult.bench(

@@ -26,6 +26,7 @@ import org.streambench.servers.TestServers;
  * redeploy (here provoked with a 3 s heartbeat timeout), the run ends at once with that cause.
  */
 @Tag("integration")
+@RunsAlone("stalls measured against heartbeat timeouts")
 class EngineRecoveryTest {
 
     private static final int STALL_SECONDS = 6;

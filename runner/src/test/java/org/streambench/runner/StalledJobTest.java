@@ -19,6 +19,7 @@ import org.streambench.servers.TestServers;
  * on and ends ok, instead of failing with "the job's metrics endpoint stopped answering".
  */
 @Tag("integration")
+@RunsAlone("a stall measured against the worker silence bound")
 class StalledJobTest {
 
     private static final int STALL_SECONDS = 8;

@@ -13,12 +13,14 @@ import org.streambench.db.Databases;
 
 /**
  * Real database servers for the tests, started once per test JVM on free ports, with their data
- * under the module's target/test-work (never the user's work/), and stopped by PID when the JVM
+ * under the module's target/test-work (never the user's work/; target/test-work-N for Surefire's
+ * fork N > 1, so forked test JVMs never share a server's files), and stopped by PID when the JVM
  * ends. Shared as a test-jar: the runner's tests and each connector's contract test use it.
  */
 public final class TestServers {
 
-    public static final Path WORK = Path.of("target", "test-work").toAbsolutePath();
+    public static final Path WORK = Path.of("target", workFolder(System.getProperty("streambench.testFork", "1")))
+            .toAbsolutePath();
     private static final Map<String, ServerState> RUNNING = new HashMap<>();
     private static LocalServers servers;
 
@@ -27,6 +29,10 @@ public final class TestServers {
     }
 
     private TestServers() {}
+
+    private static String workFolder(String forkNumber) {
+        return forkNumber.equals("1") ? "test-work" : "test-work-" + forkNumber;
+    }
 
     public static synchronized ServerState start(String database) {
         if (servers == null) {

@@ -1,0 +1,124 @@
+package org.streambench.runner;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+/**
+ * Lets the test JVMs that Surefire forks for this module share the machine: every test class holds
+ * a shared lock on one file while it runs, and a {@link RunsAlone} test (or class) holds it
+ * exclusively, so it starts only once the other JVM's current test class or test has ended, and the
+ * other JVM starts nothing until it has ended. Registered for every test class
+ * (META-INF/services, with extension autodetection on in junit-platform.properties).
+ */
+public final class ForkLock implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+
+    private final Path file;
+    private FileChannel channel;
+    private FileLock held;
+    private int classDepth;
+
+    public ForkLock() {
+        this(Path.of("target", "test-forks.lock").toAbsolutePath());
+    }
+
+    ForkLock(Path file) {
+        this.file = file;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        enterClass(runsAlone(context.getRequiredTestClass()));
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        exitClass();
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        if (aloneInASharedClass(context)) {
+            enterAloneMethod();
+        }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        if (aloneInASharedClass(context)) {
+            exitAloneMethod();
+        }
+    }
+
+    /** A class (or a nested one in it) begins: the lock is taken unless its enclosing class holds it. */
+    synchronized void enterClass(boolean alone) {
+        if (classDepth++ == 0) {
+            take(!alone);
+        }
+    }
+
+    synchronized void exitClass() {
+        if (--classDepth == 0) {
+            release();
+        }
+    }
+
+    /** A {@link RunsAlone} method of a class that does not run alone: the class's shared lock becomes exclusive. */
+    synchronized void enterAloneMethod() {
+        release();
+        take(false);
+    }
+
+    synchronized void exitAloneMethod() {
+        release();
+        take(true);
+    }
+
+    private static boolean aloneInASharedClass(ExtensionContext context) {
+        return AnnotationSupport.isAnnotated(context.getRequiredTestMethod(), RunsAlone.class)
+                && !runsAlone(context.getRequiredTestClass());
+    }
+
+    private static boolean runsAlone(Class<?> testClass) {
+        for (Class<?> c = testClass; c != null; c = c.getEnclosingClass()) {
+            if (AnnotationSupport.isAnnotated(c, RunsAlone.class)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void take(boolean shared) {
+        try {
+            if (channel == null) {
+                Files.createDirectories(file.getParent());
+                channel = FileChannel.open(
+                        file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            }
+            held = channel.lock(0, 1, shared);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot lock " + file, e);
+        }
+    }
+
+    private void release() {
+        try {
+            if (held != null) {
+                held.release();
+                held = null;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot release " + file, e);
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package org.streambench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The lock that lets two forked test JVMs share the machine, against a second JVM that holds it. */
+class ForkLockTest {
+
+    /** The other test JVM: takes the lock (shared or not), says "held", and lets go when its input ends. */
+    public static final class OtherJvm {
+        public static void main(String[] args) throws Exception {
+            try (FileChannel channel = FileChannel.open(
+                    Path.of(args[0]), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                channel.lock(0, 1, args[1].equals("shared"));
+                System.out.println("held");
+                System.out.flush();
+                while (System.in.read() != -1) {
+                    // until the test closes our input
+                }
+            }
+        }
+    }
+
+    private static Process otherJvmHolding(Path file, String mode) throws Exception {
+        Process other = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        OtherJvm.class.getName(),
+                        file.toString(),
+                        mode)
+                .redirectErrorStream(true)
+                .start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8));
+        assertEquals("held", out.readLine());
+        return other;
+    }
+
+    @Test
+    void aTestThatRunsAloneWaitsForTheOtherJvmsTestsAndOtherTestsRunBesideThem(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("lock");
+        ForkLock lock = new ForkLock(file);
+        Process other = otherJvmHolding(file, "shared");
+        try {
+            CompletableFuture<Void> sharedClass = CompletableFuture.runAsync(() -> lock.enterClass(false));
+            sharedClass.get(10, TimeUnit.SECONDS); // beside the other JVM's test
+
+            CompletableFuture<Void> aloneMethod = CompletableFuture.runAsync(lock::enterAloneMethod);
+            Thread.sleep(500);
+            assertFalse(aloneMethod.isDone(), "a test that runs alone started while the other JVM ran one");
+            other.getOutputStream().close();
+            aloneMethod.get(10, TimeUnit.SECONDS);
+            assertTrue(other.waitFor(10, TimeUnit.SECONDS));
+
+            lock.exitAloneMethod();
+            lock.exitClass();
+        } finally {
+            other.destroyForcibly();
+        }
+    }
+
+    @Test
+    void theOtherJvmStartsNothingWhileATestRunsAlone(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("lock");
+        ForkLock lock = new ForkLock(file);
+        Process other = otherJvmHolding(file, "exclusive");
+        try {
+            CompletableFuture<Void> sharedClass = CompletableFuture.runAsync(() -> lock.enterClass(false));
+            Thread.sleep(500);
+            assertFalse(sharedClass.isDone(), "a test class started while the other JVM ran a test alone");
+            other.getOutputStream().close();
+            sharedClass.get(10, TimeUnit.SECONDS);
+            lock.exitClass();
+        } finally {
+            other.destroyForcibly();
+        }
+    }
+}

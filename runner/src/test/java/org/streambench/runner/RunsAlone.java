@@ -1,0 +1,20 @@
+package org.streambench.runner;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * A test whose assertions depend on time (a rate, a latency, a deadline against a stall) runs while
+ * the other test JVM runs nothing: the runner's tests run in two forked JVMs on this machine's two
+ * cores ({@link ForkLock}). On a class, it covers the class's own set-up too.
+ */
+@Target({ElementType.TYPE, ElementType.METHOD})
+@Retention(RetentionPolicy.RUNTIME)
+@Inherited
+@interface RunsAlone {
+    /** Which time-dependent figure it checks: the reason it runs alone. */
+    String value();
+}
