@@ -30,7 +30,12 @@ public final class TestServers {
 
     private TestServers() {}
 
+    /** Surefire's fork number, from the parent POM's argLine; a JVM that Surefire did not fork has none and is fork 1. */
     private static String workFolder(String forkNumber) {
+        if (!forkNumber.matches("[1-9][0-9]*")) {
+            // an unresolved placeholder would let two forks share one folder, and so one server
+            throw new IllegalStateException("streambench.testFork is '" + forkNumber + "', not a fork number");
+        }
         return forkNumber.equals("1") ? "test-work" : "test-work-" + forkNumber;
     }
 
