@@ -22,7 +22,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -57,15 +56,7 @@ public final class ApexJob {
     @SuppressWarnings({"deprecation", "rawtypes"})
     static void run(ExperimentSpec spec) throws Exception {
         LocalMode local = LocalMode.newInstance();
-        DAG dag = local.prepareDAG(new Application(spec), new Configuration(false));
-        // the job's own temporary folder (the runner's, removed after the run), not Apex's default of
-        // ./target/...StramLocalCluster, where two jobs started in one folder wrote each other's operators
-        dag.setAttribute(
-                Context.DAGContext.APPLICATION_PATH,
-                Path.of(System.getProperty("java.io.tmpdir"), "apex-application")
-                        .toAbsolutePath()
-                        .toUri()
-                        .toString());
+        local.prepareDAG(new Application(spec), new Configuration(false));
         LocalMode.Controller controller = local.getController();
         if (controller instanceof StramLocalCluster cluster) {
             // every container of local mode is a thread of this JVM: a late heartbeat means a starved JVM (a busy
