@@ -8,8 +8,8 @@ import java.lang.annotation.Target;
 
 /**
  * A test whose assertions depend on time (a rate, a latency, a deadline against a stall) runs while
- * the other test JVM runs nothing: the runner's tests run in two forked JVMs on this machine's two
- * cores ({@link ForkLock}). On a class, it covers the class's own set-up too.
+ * the other test JVM runs nothing, when the runner's tests run in two forked JVMs
+ * ({@code -Dstreambench.testForks=2}, {@link ForkLock}). On a class, it covers the class's own set-up too.
  */
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
