@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -25,18 +24,8 @@ import org.streambench.servers.TestServers;
  */
 final class SwarmFixture {
 
-    /**
-     * The swarm's work folder is the first test JVM's, whichever JVM runs the test: one Docker engine
-     * per machine, whose images (a debootstrapped base, one per stack) are built once for all the
-     * module's swarm tests. They never run side by side: the main suite has one, --swarm one JVM.
-     */
-    static final Path SWARM_WORK = TestServers.FIRST_FORK_WORK;
-
-    static final Path SWARM_DIR = SWARM_WORK.resolve("swarm");
+    static final Path SWARM_DIR = TestServers.WORK.resolve("swarm");
     static final String PRIMARY_URL = "jdbc:postgresql://127.0.0.1:25432/streambench";
-
-    /** The work folder the test JVM had before {@link #up}, given back by {@link #downLeavesNothing}. */
-    private static Optional<String> workBefore;
 
     /** The stacks the running test deployed, removed after it. */
     private final List<String> deployed = new ArrayList<>();
@@ -44,7 +33,6 @@ final class SwarmFixture {
     /** The suite's swarm up with {@code images} built; skips the test class when another Docker engine runs here. */
     static void up(String... images) {
         assumeNoEngineRunsBut(SWARM_DIR);
-        workBefore = Optional.ofNullable(System.setProperty("streambench.work", SWARM_WORK.toString()));
         CliResult up = CliResult.bench("swarm", "up");
         assertEquals(0, up.code(), up.toString());
         List<String> build = new ArrayList<>(List.of("swarm", "images"));
@@ -70,19 +58,6 @@ final class SwarmFixture {
     }
 
     static void downLeavesNothing() throws Exception {
-        try {
-            assertDownLeavesNothing();
-        } finally {
-            if (workBefore != null) {
-                workBefore.ifPresentOrElse(
-                        work -> System.setProperty("streambench.work", work),
-                        () -> System.clearProperty("streambench.work"));
-                workBefore = null;
-            }
-        }
-    }
-
-    private static void assertDownLeavesNothing() throws Exception {
         CliResult down = CliResult.bench("swarm", "down");
         assertEquals(0, down.code(), down.toString());
         List<String> left = ProcessHandle.allProcesses()

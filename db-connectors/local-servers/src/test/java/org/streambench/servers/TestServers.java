@@ -19,11 +19,8 @@ import org.streambench.db.Databases;
  */
 public final class TestServers {
 
-    /** The work folder of the first (or only) test JVM. */
-    public static final Path FIRST_FORK_WORK = Path.of("target", "test-work").toAbsolutePath();
-
-    public static final Path WORK =
-            FIRST_FORK_WORK.resolveSibling(workFolder(System.getProperty("streambench.testFork", "1")));
+    public static final Path WORK = Path.of("target", workFolder(System.getProperty("streambench.testFork", "1")))
+            .toAbsolutePath();
     private static final Map<String, ServerState> RUNNING = new HashMap<>();
     private static LocalServers servers;
 
