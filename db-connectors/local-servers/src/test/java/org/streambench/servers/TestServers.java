@@ -13,8 +13,9 @@ import org.streambench.db.Databases;
 
 /**
  * Real database servers for the tests, started once per test JVM on free ports, with their data
- * under the module's target/test-work (never the user's work/; target/test-work-N for Surefire's
- * fork N > 1, so forked test JVMs never share a server's files), and stopped by PID when the JVM
+ * under the module's target/test-work (never the user's work/; target/test-work-N for the JVM that
+ * Surefire numbers N > 1: a second fork, or a module's only one while mvn -T runs another module's
+ * tests; so test JVMs never share a server's files), and stopped by PID when the JVM
  * ends. Shared as a test-jar: the runner's tests and each connector's contract test use it.
  */
 public final class TestServers {
