@@ -48,6 +48,16 @@ class ForkLockTest {
         return other;
     }
 
+    /** {@code step} is still waiting half a second on, and ends once the other JVM has let go of the lock. */
+    private static void assertWaitsUntilTheOtherJvmLetsGo(CompletableFuture<Void> step, Process other, String message)
+            throws Exception {
+        Thread.sleep(500);
+        assertFalse(step.isDone(), message);
+        other.getOutputStream().close();
+        step.get(10, TimeUnit.SECONDS);
+        assertTrue(other.waitFor(10, TimeUnit.SECONDS));
+    }
+
     @Test
     void aTestThatRunsAloneWaitsForTheOtherJvmsTestsAndOtherTestsRunBesideThem(@TempDir Path tmp) throws Exception {
         Path file = tmp.resolve("lock");
@@ -57,12 +67,10 @@ class ForkLockTest {
             CompletableFuture<Void> sharedClass = CompletableFuture.runAsync(() -> lock.enterClass(false));
             sharedClass.get(10, TimeUnit.SECONDS); // beside the other JVM's test
 
-            CompletableFuture<Void> aloneMethod = CompletableFuture.runAsync(lock::enterAloneMethod);
-            Thread.sleep(500);
-            assertFalse(aloneMethod.isDone(), "a test that runs alone started while the other JVM ran one");
-            other.getOutputStream().close();
-            aloneMethod.get(10, TimeUnit.SECONDS);
-            assertTrue(other.waitFor(10, TimeUnit.SECONDS));
+            assertWaitsUntilTheOtherJvmLetsGo(
+                    CompletableFuture.runAsync(lock::enterAloneMethod),
+                    other,
+                    "a test that runs alone started while the other JVM ran one");
 
             lock.exitAloneMethod();
             lock.exitClass();
@@ -77,11 +85,10 @@ class ForkLockTest {
         ForkLock lock = new ForkLock(file);
         Process other = otherJvmHolding(file, "exclusive");
         try {
-            CompletableFuture<Void> sharedClass = CompletableFuture.runAsync(() -> lock.enterClass(false));
-            Thread.sleep(500);
-            assertFalse(sharedClass.isDone(), "a test class started while the other JVM ran a test alone");
-            other.getOutputStream().close();
-            sharedClass.get(10, TimeUnit.SECONDS);
+            assertWaitsUntilTheOtherJvmLetsGo(
+                    CompletableFuture.runAsync(() -> lock.enterClass(false)),
+                    other,
+                    "a test class started while the other JVM ran a test alone");
             lock.exitClass();
         } finally {
             other.destroyForcibly();
