@@ -22,6 +22,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -56,7 +58,15 @@ public final class ApexJob {
     @SuppressWarnings({"deprecation", "rawtypes"})
     static void run(ExperimentSpec spec) throws Exception {
         LocalMode local = LocalMode.newInstance();
-        local.prepareDAG(new Application(spec), new Configuration(false));
+        DAG dag = local.prepareDAG(new Application(spec), new Configuration(false));
+        // Apex's default, ./target/com.datatorrent.stram.StramLocalCluster, is in the folder the job was started
+        // from, and StramLocalCluster empties it at start: two jobs started from one folder deleted and read each
+        // other's serialized operators. A folder of its own inside the job's temporary folder instead.
+        dag.setAttribute(
+                Context.DAGContext.APPLICATION_PATH,
+                Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "apex-application-")
+                        .toUri()
+                        .toString());
         LocalMode.Controller controller = local.getController();
         if (controller instanceof StramLocalCluster cluster) {
             // every container of local mode is a thread of this JVM: a late heartbeat means a starved JVM (a busy

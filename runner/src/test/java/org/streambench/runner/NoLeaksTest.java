@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -120,6 +121,9 @@ class NoLeaksTest {
     void aFinishedRunLeavesNoFilesOfItsEngineBehind(String engine, @TempDir Path tmp) throws Exception {
         Path systemTmp = Path.of(System.getProperty("java.io.tmpdir"));
         Set<String> before = engineFiles(systemTmp);
+        Path startedIn = Path.of("").toAbsolutePath();
+        Set<String> startedInBefore = entries(startedIn);
+        deleteRecursively(startedIn.resolve(APEX_DEFAULT_APPLICATION_PATH)); // what Apex jobs left there before
         Path out = tmp.resolve("run");
         CliResult run = CliResult.bench(
                 "run",
@@ -142,6 +146,32 @@ class NoLeaksTest {
         Set<String> left = engineFiles(systemTmp);
         left.removeAll(before);
         assertTrue(left.isEmpty(), "the " + engine + " job left files in " + systemTmp + ": " + left);
+        Set<String> leftWhereStarted = entries(startedIn);
+        leftWhereStarted.removeAll(startedInBefore);
+        assertTrue(leftWhereStarted.isEmpty(), "in the folder the run started in: " + leftWhereStarted);
+        assertFalse(
+                Files.exists(startedIn.resolve(APEX_DEFAULT_APPLICATION_PATH)),
+                "an Apex job keeps its application in its own folder: Apex empties its default at start, and two jobs"
+                        + " started from one folder deleted each other's operators");
+    }
+
+    private static final Path APEX_DEFAULT_APPLICATION_PATH =
+            Path.of("target", "com.datatorrent.stram.StramLocalCluster");
+
+    private static Set<String> entries(Path dir) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.map(entry -> entry.getFileName().toString()).collect(Collectors.toCollection(HashSet::new));
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> paths = Files.walk(dir)) {
+                for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                    Files.delete(path);
+                }
+            }
+        }
     }
 
     private static final List<String> ENGINE_FILE_PREFIXES =
