@@ -12,10 +12,22 @@ public final class RecordGenerator {
     private final long seed;
     private final Pattern pattern;
     private final long existingKeys;
+    private final KeyDistribution keyDistribution;
     private final int runToken;
     private final int instance;
 
+    /** A generator whose records pick existing keys uniformly, as the study's did. */
     public RecordGenerator(long seed, Pattern pattern, long existingKeys, int runToken, int instance) {
+        this(seed, pattern, existingKeys, KeyDistribution.UNIFORM, runToken, instance);
+    }
+
+    public RecordGenerator(
+            long seed,
+            Pattern pattern,
+            long existingKeys,
+            KeyDistribution keyDistribution,
+            int runToken,
+            int instance) {
         if (pattern.needsExistingKeys() && existingKeys <= 0) {
             throw new IllegalArgumentException(
                     "pattern " + pattern.cliName() + " needs a prefilled key space (keys > 0)");
@@ -23,9 +35,13 @@ public final class RecordGenerator {
         if (existingKeys > Keys.MAX_EXISTING_KEYS) {
             throw new IllegalArgumentException("at most " + Keys.MAX_EXISTING_KEYS + " keys");
         }
+        if (pattern.needsExistingKeys()) {
+            keyDistribution.check(existingKeys);
+        }
         this.seed = seed;
         this.pattern = pattern;
         this.existingKeys = existingKeys;
+        this.keyDistribution = keyDistribution;
         this.runToken = runToken;
         this.instance = instance;
         Keys.fresh(runToken, instance, 0); // validates token and instance up front
@@ -48,7 +64,7 @@ public final class RecordGenerator {
     public TimedRecord timed(long seq, long intendedEpochNanos) {
         String id = isNewKey(seq)
                 ? Keys.fresh(runToken, instance, seq)
-                : Keys.existing(Long.remainderUnsigned(mix(seq, 1), existingKeys));
+                : Keys.existing(keyDistribution.index(mix(seq, 1), existingKeys));
         return values(id, mix(seq, 2), intendedEpochNanos);
     }
 

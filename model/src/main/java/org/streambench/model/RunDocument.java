@@ -113,7 +113,8 @@ public record RunDocument(
     /**
      * What was run; the database password, if any, shows as "***". {@code guarantee} and
      * {@code checkpointIntervalMillis} are absent for the guarantee none, {@code fault} without one,
-     * so a spec reads the same as before they existed (a matrix journal's cells compare equal).
+     * {@code keyDistribution} for uniform keys, so a spec reads the same as before they existed (a
+     * matrix journal's cells compare equal).
      */
     public record Spec(
             String engine,
@@ -134,7 +135,8 @@ public record RunDocument(
             String access,
             @JsonInclude(JsonInclude.Include.NON_NULL) String guarantee,
             @JsonInclude(JsonInclude.Include.NON_NULL) Long checkpointIntervalMillis,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String fault) {}
+            @JsonInclude(JsonInclude.Include.NON_NULL) String fault,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String keyDistribution) {}
 
     /** How the warm-up ended: {@code mode} "fixed" or "steady"; {@code steady} null for a fixed one. */
     public record Warmup(String mode, int seconds, Boolean steady) {}

@@ -221,7 +221,8 @@ class ModelJsonTest {
                 "batch:100,linger=20ms",
                 "at-least-once",
                 1000L,
-                "fail-task@3000ms");
+                "fail-task@3000ms",
+                "zipfian");
     }
 
     private static List<String> fieldNames(JsonNode tree) {

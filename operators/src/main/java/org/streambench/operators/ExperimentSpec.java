@@ -12,7 +12,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.streambench.db.DatabaseSettings;
+import org.streambench.generator.KeyDistribution;
 import org.streambench.generator.Pattern;
+import org.streambench.generator.RecordGenerator;
 
 /**
  * One experiment, as the job JVM receives it. The runner reads the user's YAML spec and command
@@ -21,6 +23,7 @@ import org.streambench.generator.Pattern;
  *
  * @param rate               records per second over all generator instances; 0 = unthrottled
  * @param keys               size of the prefilled key space (read, update, mixed)
+ * @param keyDistribution    how records pick among those keys ({@link KeyDistribution})
  * @param runToken           makes this run's new keys unique on a database that keeps old runs
  * @param recordsPerGenerator a bounded run: each generator instance emits exactly this many
  *                            records and the job ends by itself; 0 = until the runner stops it
@@ -43,6 +46,7 @@ public record ExperimentSpec(
         int warmupSeconds,
         double rate,
         long keys,
+        KeyDistribution keyDistribution,
         int parallelism,
         int generatorParallelism,
         long seed,
@@ -77,7 +81,13 @@ public record ExperimentSpec(
         databaseSettings = Map.copyOf(databaseSettings);
         engineSettings = Map.copyOf(engineSettings);
         access = access == null ? AccessMode.SYNC : access;
+        keyDistribution = keyDistribution == null ? KeyDistribution.UNIFORM : keyDistribution;
         guarantee = guarantee == null ? Guarantee.NONE : guarantee;
+    }
+
+    /** The records of generator instance {@code instance}, as this run emits them. */
+    public RecordGenerator recordGenerator(int instance) {
+        return new RecordGenerator(seed, pattern, keys, keyDistribution, runToken, instance);
     }
 
     public boolean bounded() {
@@ -124,6 +134,7 @@ public record ExperimentSpec(
                 .warmupSeconds(warmupSeconds)
                 .rate(rate)
                 .keys(keys)
+                .keyDistribution(keyDistribution)
                 .parallelism(parallelism)
                 .generatorParallelism(generatorParallelism)
                 .seed(seed)
@@ -150,6 +161,7 @@ public record ExperimentSpec(
         private int warmupSeconds;
         private double rate;
         private long keys = 1;
+        private KeyDistribution keyDistribution = KeyDistribution.UNIFORM;
         private int parallelism = 1;
         private int generatorParallelism = 1;
         private long seed;
@@ -198,6 +210,11 @@ public record ExperimentSpec(
 
         public Builder keys(long value) {
             keys = value;
+            return this;
+        }
+
+        public Builder keyDistribution(KeyDistribution value) {
+            keyDistribution = value;
             return this;
         }
 
@@ -281,6 +298,7 @@ public record ExperimentSpec(
                     warmupSeconds,
                     rate,
                     keys,
+                    keyDistribution,
                     parallelism,
                     generatorParallelism,
                     seed,
@@ -317,6 +335,7 @@ public record ExperimentSpec(
         p.setProperty("warmupSeconds", Integer.toString(warmupSeconds));
         p.setProperty("rate", Double.toString(rate));
         p.setProperty("keys", Long.toString(keys));
+        p.setProperty("keyDistribution", keyDistribution.cliName());
         p.setProperty("parallelism", Integer.toString(parallelism));
         p.setProperty("generatorParallelism", Integer.toString(generatorParallelism));
         p.setProperty("seed", Long.toString(seed));
@@ -376,6 +395,7 @@ public record ExperimentSpec(
                 .warmupSeconds(Integer.parseInt(p.getProperty("warmupSeconds")))
                 .rate(Double.parseDouble(p.getProperty("rate")))
                 .keys(Long.parseLong(p.getProperty("keys")))
+                .keyDistribution(KeyDistribution.parse(p.getProperty("keyDistribution", "uniform")))
                 .parallelism(Integer.parseInt(p.getProperty("parallelism")))
                 .generatorParallelism(Integer.parseInt(p.getProperty("generatorParallelism")))
                 .seed(Long.parseLong(p.getProperty("seed")))

@@ -114,7 +114,7 @@ public final class GeneratorInstance {
         this.runtime = runtime;
         this.instance = instance;
         ExperimentSpec spec = runtime.spec();
-        this.generator = new RecordGenerator(spec.seed(), spec.pattern(), spec.keys(), spec.runToken(), instance);
+        this.generator = spec.recordGenerator(instance);
         this.rate = spec.rate() / spec.generatorParallelism();
         this.metrics = runtime.metrics();
         this.emitted = runtime.emittedCounter(instance);

@@ -1,6 +1,7 @@
 package org.streambench.operators;
 
 import java.util.Map;
+import org.streambench.generator.KeyDistribution;
 import org.streambench.generator.Pattern;
 
 /** Specs for tests (in the test-jar): one with every field set to a value that is not its default. */
@@ -12,6 +13,7 @@ public final class ExperimentSpecs {
             .warmupSeconds(15)
             .rate(1234.5)
             .keys(2000)
+            .keyDistribution(KeyDistribution.parse("hotspot:0.2/0.8"))
             .parallelism(3)
             .generatorParallelism(2)
             .seed(99)

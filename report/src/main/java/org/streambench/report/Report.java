@@ -249,11 +249,11 @@ public final class Report {
 
     private void writeCsv(Path file) throws IOException {
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
-            csv.println(
-                    "folder,engine,database,pattern,blobBytes,repetition,status,throughputMean,throughputStddev,"
-                            + "readLatencyMeanMicros,readLatencyStddevMicros,p50,p95,p99,p999,mismatches,emulated,engineVersion,databaseVersion,"
-                            + "durationSeconds,warmupSeconds,keys,parallelism,rate,commit,error,access,endToEndP99Micros,"
-                            + "ceilingTool,ceilingThroughput,ceilingRatio,guarantee,checkpointIntervalMillis,fault,duplicates,losses");
+            csv.println("folder,engine,database,pattern,blobBytes,repetition,status,throughputMean,throughputStddev,"
+                    + "readLatencyMeanMicros,readLatencyStddevMicros,p50,p95,p99,p999,mismatches,emulated,engineVersion,databaseVersion,"
+                    + "durationSeconds,warmupSeconds,keys,parallelism,rate,commit,error,access,endToEndP99Micros,"
+                    + "ceilingTool,ceilingThroughput,ceilingRatio,guarantee,checkpointIntervalMillis,fault,duplicates,losses,"
+                    + "keyDistribution");
             for (RunRecord r : runs) {
                 RunRecord.Latency l = r.readLatency();
                 csv.println(String.join(
@@ -293,7 +293,8 @@ public final class Report {
                         r.checkpointIntervalMillis() == null ? "" : Long.toString(r.checkpointIntervalMillis()),
                         field(r.fault()),
                         r.duplicates() == null ? "" : Long.toString(r.duplicates()),
-                        r.losses() == null ? "" : Long.toString(r.losses())));
+                        r.losses() == null ? "" : Long.toString(r.losses()),
+                        r.keyDistribution()));
             }
         }
     }

@@ -15,7 +15,8 @@ import org.streambench.model.RunDocument;
  * (sync for a file written before access modes existed); {@code endToEndP99}: the 99th percentile of
  * the records' end-to-end latency (µs), or null. {@code guarantee}: none for a file written before
  * guarantees existed; {@code fault} the injected fault, or null; {@code duplicates}, {@code losses}
- * the audit's counts, null without an audit.
+ * the audit's counts, null without an audit; {@code keyDistribution}: how records picked among the
+ * keys, uniform for a file written before distributions existed.
  */
 public record RunRecord(
         Path folder,
@@ -52,19 +53,23 @@ public record RunRecord(
         Long checkpointIntervalMillis,
         String fault,
         Long duplicates,
-        Long losses) {
+        Long losses,
+        String keyDistribution) {
 
     /**
-     * How the operator ran: its access mode, and the guarantee and fault when there are any
-     * ("sync, at-least-once every 500 ms, fail-task@2000ms"). Runs of one variant form a cell; a
-     * run with a guarantee or a fault never shares one with the study's runs.
+     * How the operator ran: its access mode, and the guarantee, fault and key distribution when
+     * they are not the study's ("sync, at-least-once every 500 ms, fail-task@2000ms, zipfian keys").
+     * Runs of one variant form a cell; such a run never shares one with the study's runs.
      */
     public String variant() {
         String variant = access;
         if (!"none".equals(guarantee)) {
             variant += ", " + guarantee + " every " + checkpointIntervalMillis + " ms";
         }
-        return fault == null ? variant : variant + ", " + fault;
+        if (fault != null) {
+            variant += ", " + fault;
+        }
+        return "uniform".equals(keyDistribution) ? variant : variant + ", " + keyDistribution + " keys";
     }
 
     /** Read latency in microseconds. */
@@ -139,6 +144,7 @@ public record RunRecord(
                 spec.checkpointIntervalMillis(),
                 spec.fault(),
                 audit == null ? null : audit.duplicates(),
-                audit == null ? null : audit.losses());
+                audit == null ? null : audit.losses(),
+                spec.keyDistribution() == null ? "uniform" : spec.keyDistribution());
     }
 }

@@ -93,6 +93,9 @@ class BadInputTest {
                 "--access|async:4,linger=5ms|; linger goes with batch only",
                 "--access|sync,linger=5ms|; linger goes with batch only",
                 "--access|pipeline:8|--access 'pipeline:8' must be sync, batch:N[,linger=20ms] or async:K",
+                "--key-distribution|zipf|--key-distribution: key distribution 'zipf' must be uniform, zipfian[:S]"
+                        + " (0 < S <= 10) or hotspot:F/P (fractions between 0 and 1)",
+                "--key-distribution|hotspot:0.2|--key-distribution: key distribution 'hotspot:0.2' must be uniform",
                 "--guarantee|maybe|--guarantee 'maybe' must be one of none, at-least-once, exactly-once",
                 "--guarantee|exactly-once|--guarantee exactly-once is not built for flink yet; it gives none,"
                         + " at-least-once",
@@ -255,6 +258,24 @@ class BadInputTest {
     void rejectsAGuaranteeOrFaultTheEngineOrPatternDoesNotHave(
             String engine, String pattern, String option, String value, String message) {
         assertRejected(message, "--engine", engine, "--pattern", pattern, "--duration", "5s", option, value);
+    }
+
+    @Test
+    void rejectsAKeyDistributionThatPicksNothingOrFromTooManyKeys() {
+        assertRejected(
+                "--key-distribution zipfian with --pattern insert: every record of an insert run has a new key",
+                "--pattern",
+                "insert",
+                "--key-distribution",
+                "zipfian");
+        assertRejected(
+                "--key-distribution: the zipfian key distribution takes at most 2147483647 keys",
+                "--pattern",
+                "update",
+                "--keys",
+                "3000000000",
+                "--key-distribution",
+                "zipfian:1.1");
     }
 
     @Test

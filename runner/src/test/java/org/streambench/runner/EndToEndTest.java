@@ -19,11 +19,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.streambench.generator.KeyDistribution;
+import org.streambench.generator.Keys;
+import org.streambench.generator.RecordGenerator;
 import org.streambench.model.RunDocument;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.results.ResultFiles;
@@ -311,6 +315,63 @@ class EndToEndTest {
                         .filter(s -> Boolean.FALSE.equals(s.get("warmup")))
                         .count());
         assertTrue(run.out().contains("warm-up over after " + seconds + " s"), run.out());
+    }
+
+    /**
+     * Skewed keys: a third of the records update one key, from two operator instances, and the
+     * database still ends exact; result.json says which distribution ran.
+     */
+    @Test
+    void aZipfianRunUpdatesItsPopularKeysExactlyAndSaysSo(@TempDir Path tmp) throws Exception {
+        ServerState postgres = TestServers.start("postgresql");
+        Path out = tmp.resolve("run");
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--engine",
+                "flink",
+                "--db",
+                "postgresql",
+                "--pattern",
+                "update",
+                "--key-distribution",
+                "zipfian:1.5",
+                "--keys",
+                "1000",
+                "--parallelism",
+                "2",
+                "--records",
+                "2000",
+                "--blob",
+                "100",
+                "--duration",
+                "120s",
+                "--warmup",
+                "0s",
+                "--metrics-port",
+                "0",
+                "--out",
+                out.toString()));
+        args.addAll(TestRuns.postgresArgs(postgres));
+        CliResult run = CliResult.bench(args.toArray(String[]::new));
+        assertEquals(0, run.code(), run.toString());
+        Map<String, Object> result = ResultFiles.read(out);
+        Map<String, Object> spec = map(result, "spec");
+        assertEquals("zipfian:1.5", spec.get("keyDistribution"));
+        assertEquals(
+                0,
+                map(result, "verification").get("mismatches"),
+                result.get("verification").toString());
+        RecordGenerator generator = new RecordGenerator(
+                ((Number) spec.get("seed")).longValue(),
+                org.streambench.generator.Pattern.UPDATE,
+                1000,
+                KeyDistribution.parse("zipfian:1.5"),
+                ((Number) spec.get("runToken")).intValue(),
+                0);
+        long mostPopular = LongStream.range(0, 2000)
+                .filter(seq -> generator.record(seq).id().equals(Keys.existing(0)))
+                .count();
+        assertTrue(mostPopular > 2000 / 4, "rank 1 takes about 40 % of the picks at S 1.5: " + mostPopular);
     }
 
     @Test

@@ -65,6 +65,7 @@ class MatrixResumeTest {
                 "sync",
                 null,
                 null,
+                null,
                 null);
     }
 

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.streambench.generator.KeyDistribution;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.local.UserError;
@@ -129,6 +130,16 @@ public final class ExperimentOptions {
     String keys;
 
     @Option(
+            names = "--key-distribution",
+            paramLabel = "D",
+            defaultValue = "uniform",
+            description = "How read, update and mixed records pick among the --keys: uniform (as the study),"
+                    + " zipfian[:S] (rank k picked in proportion to 1/k^S, S = 0.99 as in YCSB, the popular keys"
+                    + " scattered over the key space), hotspot:F/P (a fraction P of the picks on a fraction F of"
+                    + " the keys, e.g. hotspot:0.2/0.8) (default: ${DEFAULT-VALUE}).")
+    String keyDistribution;
+
+    @Option(
             names = "--parallelism",
             paramLabel = "N",
             defaultValue = "1",
@@ -237,6 +248,7 @@ public final class ExperimentOptions {
         if (keyCount > Keys.MAX_EXISTING_KEYS) {
             throw new UserError("--keys must be at most " + Keys.MAX_EXISTING_KEYS);
         }
+        KeyDistribution distribution = keyDistribution(parsedPattern, keyCount);
         int generators = Inputs.positiveInt("--generator-parallelism", generatorParallelism, "");
         if (generators > Math.min(Keys.MAX_INSTANCES, MAX_PARALLELISM)) {
             throw new UserError(
@@ -275,6 +287,7 @@ public final class ExperimentOptions {
                 .warmupSeconds(warmupSeconds)
                 .rate(Inputs.rate(rate))
                 .keys(keyCount)
+                .keyDistribution(distribution)
                 .parallelism(processing)
                 .generatorParallelism(generators)
                 .seed(seedValue)
@@ -288,6 +301,21 @@ public final class ExperimentOptions {
                 .checkpointIntervalMillis(interval)
                 .fault(parsedFault)
                 .build();
+    }
+
+    private KeyDistribution keyDistribution(Pattern pattern, long keyCount) {
+        KeyDistribution parsed;
+        try {
+            parsed = KeyDistribution.parse(keyDistribution);
+            parsed.check(keyCount);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--key-distribution: " + e.getMessage());
+        }
+        if (!parsed.equals(KeyDistribution.UNIFORM) && !pattern.needsExistingKeys()) {
+            throw new UserError("--key-distribution " + parsed.cliName() + " with --pattern " + pattern.cliName()
+                    + ": every record of an insert run has a new key; give --pattern read, update or mixed");
+        }
+        return parsed;
     }
 
     private Guarantee guarantee(EngineProvider engine, Pattern pattern) {

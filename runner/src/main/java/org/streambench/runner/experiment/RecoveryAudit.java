@@ -150,8 +150,7 @@ final class RecoveryAudit {
     /** Every record of the run that updated an existing key, instance by instance, in sequence order. */
     private void forEachUpdate(UpdateVisitor visitor) {
         for (Map.Entry<Integer, Long> instance : emittedByInstance.entrySet()) {
-            RecordGenerator generator =
-                    new RecordGenerator(spec.seed(), spec.pattern(), spec.keys(), spec.runToken(), instance.getKey());
+            RecordGenerator generator = spec.recordGenerator(instance.getKey());
             for (long seq = 0; seq < instance.getValue(); seq++) {
                 if (!generator.isNewKey(seq)) {
                     visitor.visit(instance.getKey(), seq, generator.record(seq));

@@ -83,8 +83,7 @@ public final class Verifier {
         boolean sumsSampledExisting = !existing.isEmpty() && (pattern == Pattern.UPDATE || pattern == Pattern.MIXED);
         long inserts = 0;
         for (Map.Entry<Integer, Long> instance : report.emittedByInstance().entrySet()) {
-            RecordGenerator generator =
-                    new RecordGenerator(spec.seed(), pattern, spec.keys(), spec.runToken(), instance.getKey());
+            RecordGenerator generator = spec.recordGenerator(instance.getKey());
             long emitted = instance.getValue();
             long newKeyStep = Math.max(1, emitted / SAMPLED_NEW_KEYS_PER_INSTANCE);
             for (long seq = 0; seq < emitted; seq++) {

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.streambench.generator.KeyDistribution;
 import org.streambench.local.CleanupOnExit;
 import org.streambench.model.ResultJson;
 import org.streambench.model.RunDocument;
@@ -181,7 +182,10 @@ public final class ResultFiles {
                 s.access().toString(),
                 s.guarantee().recovers() ? s.guarantee().cliName() : null,
                 s.guarantee().recovers() ? s.checkpointIntervalMillis() : null,
-                s.fault() == null ? null : s.fault().toString());
+                s.fault() == null ? null : s.fault().toString(),
+                s.keyDistribution().equals(KeyDistribution.UNIFORM)
+                        ? null
+                        : s.keyDistribution().cliName());
     }
 
     private static RunDocument.Counts counts(JobReport report) {

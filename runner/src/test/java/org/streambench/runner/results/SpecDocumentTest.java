@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.streambench.generator.KeyDistribution;
 import org.streambench.generator.Pattern;
 import org.streambench.model.RunDocument;
 import org.streambench.operators.ExperimentSpec;
@@ -53,6 +54,7 @@ class SpecDocumentTest {
                         case "pattern" -> ((Pattern) given).cliName();
                         case "access", "fault" -> given.toString();
                         case "guarantee" -> ((Guarantee) given).cliName();
+                        case "keyDistribution" -> ((KeyDistribution) given).cliName();
                         case "databaseSettings" -> {
                             Map<String, String> masked = new LinkedHashMap<>(spec.databaseSettings());
                             masked.put("password", "***");

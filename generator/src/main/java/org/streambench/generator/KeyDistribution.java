@@ -1,0 +1,174 @@
+package org.streambench.generator;
+
+import java.io.Serializable;
+import java.util.Locale;
+import org.apache.commons.rng.core.source64.SplitMix64;
+import org.apache.commons.rng.sampling.distribution.RejectionInversionZipfSampler;
+
+/**
+ * How the records of read, update and mixed runs pick among the existing keys, as YCSB's
+ * workloads name it: {@code uniform} (every key alike, the study's), {@code zipfian[:S]} (the key
+ * of popularity rank k is picked with a probability proportional to 1/k^S, S = 0.99 by default as
+ * in YCSB; the ranks scattered over the key space, as YCSB's scrambled zipfian does, so the popular
+ * keys are not neighbours), or {@code hotspot:F/P} (a fraction P of the picks goes to the first
+ * fraction F of the keys, e.g. hotspot:0.2/0.8). A pick is a pure function of a record's 64-bit
+ * hash, so verification replays it.
+ */
+public abstract sealed class KeyDistribution implements Serializable {
+
+    public static final KeyDistribution UNIFORM = new Uniform();
+
+    /** YCSB's zipfian constant. */
+    public static final double DEFAULT_ZIPFIAN_EXPONENT = 0.99;
+
+    private static final long serialVersionUID = 1L;
+
+    /** The index in [0, keys) of the key that a record with {@code hash} picks. */
+    public abstract long index(long hash, long keys);
+
+    /** The form that {@link #parse} reads. */
+    public abstract String cliName();
+
+    /** Refuses a key space this distribution cannot pick from. */
+    public void check(long keys) {}
+
+    @Override
+    public String toString() {
+        return cliName();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof KeyDistribution d && d.cliName().equals(cliName());
+    }
+
+    @Override
+    public int hashCode() {
+        return cliName().hashCode();
+    }
+
+    /** Reads uniform, zipfian, zipfian:S or hotspot:F/P; a one-line IllegalArgumentException otherwise. */
+    public static KeyDistribution parse(String text) {
+        String form = "must be uniform, zipfian[:S] (0 < S <= 10) or hotspot:F/P (fractions between 0 and 1)";
+        String value = text.strip().toLowerCase(Locale.ROOT);
+        try {
+            if (value.equals("uniform")) {
+                return UNIFORM;
+            }
+            if (value.equals("zipfian")) {
+                return new Zipfian(DEFAULT_ZIPFIAN_EXPONENT);
+            }
+            if (value.startsWith("zipfian:")) {
+                double exponent = Double.parseDouble(value.substring("zipfian:".length()));
+                if (exponent > 0 && exponent <= 10) {
+                    return new Zipfian(exponent);
+                }
+            } else if (value.startsWith("hotspot:")) {
+                String[] parts = value.substring("hotspot:".length()).split("/", -1);
+                if (parts.length == 2) {
+                    double keys = Double.parseDouble(parts[0]);
+                    double picks = Double.parseDouble(parts[1]);
+                    if (keys > 0 && keys < 1 && picks > 0 && picks < 1) {
+                        return new Hotspot(keys, picks);
+                    }
+                }
+            }
+        } catch (NumberFormatException e) {
+            // the message below says the form
+        }
+        throw new IllegalArgumentException("key distribution '" + text + "' " + form);
+    }
+
+    /** A number in [0, 1) from {@code hash}'s 53 high bits. */
+    static double unit(long hash) {
+        return (hash >>> 11) * 0x1.0p-53;
+    }
+
+    private static final class Uniform extends KeyDistribution {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public long index(long hash, long keys) {
+            return Long.remainderUnsigned(hash, keys);
+        }
+
+        @Override
+        public String cliName() {
+            return "uniform";
+        }
+
+        private Object readResolve() {
+            return UNIFORM;
+        }
+    }
+
+    /**
+     * Commons RNG's rejection-inversion sampler (exact, constant time per pick, any number of keys
+     * up to 2^31 - 1), fed by a SplitMix64 seeded with the record's hash; rank k goes to index
+     * (k - 1) x P mod keys, with P a prime above every key count, which is a permutation of the keys.
+     */
+    static final class Zipfian extends KeyDistribution {
+        private static final long serialVersionUID = 1L;
+        /** The smallest prime above 2^32: coprime with every key count it takes. */
+        static final long SCATTER = 4_294_967_311L;
+
+        private final double exponent;
+
+        Zipfian(double exponent) {
+            this.exponent = exponent;
+        }
+
+        @Override
+        public void check(long keys) {
+            if (keys > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException(
+                        "the zipfian key distribution takes at most " + Integer.MAX_VALUE + " keys");
+            }
+        }
+
+        @Override
+        public long index(long hash, long keys) {
+            check(keys);
+            long rank = RejectionInversionZipfSampler.of(new SplitMix64(hash), (int) keys, exponent)
+                    .sample();
+            return rank(rank, keys);
+        }
+
+        /** Where the key of popularity {@code rank} (from 1) lies. */
+        static long rank(long rank, long keys) {
+            return Math.floorMod((rank - 1) * (SCATTER % keys), keys);
+        }
+
+        @Override
+        public String cliName() {
+            return exponent == DEFAULT_ZIPFIAN_EXPONENT ? "zipfian" : "zipfian:" + exponent;
+        }
+    }
+
+    private static final class Hotspot extends KeyDistribution {
+        private static final long serialVersionUID = 1L;
+
+        private final double keysFraction;
+        private final double picksFraction;
+
+        Hotspot(double keysFraction, double picksFraction) {
+            this.keysFraction = keysFraction;
+            this.picksFraction = picksFraction;
+        }
+
+        @Override
+        public long index(long hash, long keys) {
+            long hot = Math.max(1, Math.min(keys, (long) Math.ceil(keysFraction * keys)));
+            double u = unit(hash);
+            if (u < picksFraction || hot == keys) {
+                return (long) (u / picksFraction * hot) % hot;
+            }
+            return hot + (long) ((u - picksFraction) / (1 - picksFraction) * (keys - hot)) % (keys - hot);
+        }
+
+        @Override
+        public String cliName() {
+            return "hotspot:" + keysFraction + "/" + picksFraction;
+        }
+    }
+}
