@@ -131,11 +131,11 @@ public abstract sealed class KeyDistribution implements Serializable {
             check(keys);
             long rank = RejectionInversionZipfSampler.of(new SplitMix64(hash), (int) keys, exponent)
                     .sample();
-            return rank(rank, keys);
+            return indexOfRank(rank, keys);
         }
 
         /** Where the key of popularity {@code rank} (from 1) lies. */
-        static long rank(long rank, long keys) {
+        static long indexOfRank(long rank, long keys) {
             return Math.floorMod((rank - 1) * (SCATTER % keys), keys);
         }
 

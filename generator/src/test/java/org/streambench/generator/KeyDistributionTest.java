@@ -35,7 +35,7 @@ class KeyDistributionTest {
             KeyDistribution zipfian = KeyDistribution.parse("zipfian:" + exponent);
             Map<Long, Integer> rankOf = new HashMap<>();
             for (int rank = 1; rank <= KEYS; rank++) {
-                rankOf.put(KeyDistribution.Zipfian.rank(rank, KEYS), rank);
+                rankOf.put(KeyDistribution.Zipfian.indexOfRank(rank, KEYS), rank);
             }
             assertEquals(KEYS, rankOf.size(), "the ranks are a permutation of the keys");
             long[] picks = new long[KEYS + 1];
@@ -61,8 +61,8 @@ class KeyDistributionTest {
 
     @Test
     void zipfianScattersThePopularKeys() {
-        long first = KeyDistribution.Zipfian.rank(1, KEYS);
-        long second = KeyDistribution.Zipfian.rank(2, KEYS);
+        long first = KeyDistribution.Zipfian.indexOfRank(1, KEYS);
+        long second = KeyDistribution.Zipfian.indexOfRank(2, KEYS);
         assertEquals(0, first);
         assertTrue(Math.abs(second - first) > 1, "rank 2 is not rank 1's neighbour: " + second);
     }
