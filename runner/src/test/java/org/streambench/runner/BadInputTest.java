@@ -263,7 +263,7 @@ class BadInputTest {
     @Test
     void rejectsAKeyDistributionThatPicksNothingOrFromTooManyKeys() {
         assertRejected(
-                "--key-distribution zipfian with --pattern insert: every record of an insert run has a new key",
+                "--key-distribution zipfian picks among existing keys, and every record of an insert run has a new one",
                 "--pattern",
                 "insert",
                 "--key-distribution",

@@ -292,6 +292,15 @@ class MatrixTest {
         assertBad(out, "--patterns is empty", "matrix", "--patterns", ",", "--out", out.toString());
         assertBad(out, "unknown database 'oracle'", "matrix", "--databases", "oracle", "--out", out.toString());
         assertBad(
+                out,
+                "--key-distribution hotspot:0.1/0.9 picks among existing keys, and every record of an insert run has a new"
+                        + " one; use it with read, update or mixed",
+                "matrix",
+                "--key-distribution",
+                "hotspot:0.1/0.9",
+                "--out",
+                out.toString());
+        assertBad(
                 out, "takes --engines (a list), not --engine", "matrix", "--engine", "flink", "--out", out.toString());
         assertBad(out, "--retry-failed goes with --resume", "matrix", "--retry-failed", "--out", out.toString());
         assertBad(out, "is not a matrix folder", "matrix", "--resume", tmp.toString());

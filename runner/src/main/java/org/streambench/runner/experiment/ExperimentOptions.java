@@ -312,8 +312,8 @@ public final class ExperimentOptions {
             throw new UserError("--key-distribution: " + e.getMessage());
         }
         if (!parsed.equals(KeyDistribution.UNIFORM) && !pattern.needsExistingKeys()) {
-            throw new UserError("--key-distribution " + parsed.cliName() + " with --pattern " + pattern.cliName()
-                    + ": every record of an insert run has a new key; give --pattern read, update or mixed");
+            throw new UserError("--key-distribution " + parsed.cliName() + " picks among existing keys, and every"
+                    + " record of an insert run has a new one; use it with read, update or mixed");
         }
         return parsed;
     }
