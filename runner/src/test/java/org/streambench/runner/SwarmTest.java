@@ -105,6 +105,10 @@ class SwarmTest {
                         tmp,
                         "postgresql",
                         PRIMARY_URL,
+                        // 3000 records over at least 15 s: Prometheus (1 s scrapes) sees the job's workers, also on a
+                        // slow day, when the unthrottled job once ended before a scrape
+                        "--rate",
+                        "200",
                         "--cluster",
                         "yarn",
                         "--yarn-conf",
@@ -125,10 +129,11 @@ class SwarmTest {
             Thread.sleep(500);
             scraped = http(query);
         }
+        CliResult finished = run.join(); // a failed run fails here, with its own cause
         scraped = scraped.contains("\"role\":\"job\"") ? scraped : http(query);
         assertTrue(
-                scraped.contains("\"role\":\"job\""), "the swarm's Prometheus scraped the job's records: " + scraped);
-        run.join();
+                scraped.contains("\"role\":\"job\""),
+                "the swarm's Prometheus scraped the job's records: " + scraped + "\nthe run:\n" + finished.out());
 
         Map<String, Object> result = ResultFiles.read(out);
         @SuppressWarnings("unchecked")
