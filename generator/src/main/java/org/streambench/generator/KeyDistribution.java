@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Locale;
 import org.apache.commons.rng.core.source64.SplitMix64;
 import org.apache.commons.rng.sampling.distribution.RejectionInversionZipfSampler;
+import org.apache.commons.rng.sampling.distribution.SharedStateDiscreteSampler;
 
 /**
  * How the records of read, update and mixed runs pick among the existing keys, as YCSB's
@@ -126,10 +127,22 @@ public abstract sealed class KeyDistribution implements Serializable {
             }
         }
 
+        /** The sampler's constants for one key count, computed once, not on every record. */
+        private record Prepared(long keys, SharedStateDiscreteSampler sampler) {}
+
+        private transient volatile Prepared prepared;
+
         @Override
         public long index(long hash, long keys) {
-            check(keys);
-            long rank = RejectionInversionZipfSampler.of(new SplitMix64(hash), (int) keys, exponent)
+            Prepared current = prepared;
+            if (current == null || current.keys() != keys) {
+                check(keys);
+                current =
+                        new Prepared(keys, RejectionInversionZipfSampler.of(new SplitMix64(0L), (int) keys, exponent));
+                prepared = current;
+            }
+            long rank = current.sampler()
+                    .withUniformRandomProvider(new SplitMix64(hash))
                     .sample();
             return indexOfRank(rank, keys);
         }
