@@ -70,10 +70,7 @@ public abstract class KeyValueDatabase implements Database {
 
     @Override
     public void resetSchema() {
-        call("reset the schema", () -> {
-            clear();
-            return null;
-        });
+        call("reset the schema", this::clear);
     }
 
     @Override
@@ -89,7 +86,6 @@ public abstract class KeyValueDatabase implements Database {
                     batch.clear();
                 }
             }
-            return null;
         });
     }
 
@@ -118,10 +114,7 @@ public abstract class KeyValueDatabase implements Database {
     }
 
     private void write(SensorRecord record, byte[] blob, String what) {
-        call(what + " " + record.id(), () -> {
-            put(record.id(), RecordBytes.encode(record, blob));
-            return null;
-        });
+        call(what + " " + record.id(), () -> put(record.id(), RecordBytes.encode(record, blob)));
     }
 
     @Override
@@ -136,10 +129,7 @@ public abstract class KeyValueDatabase implements Database {
         for (Write write : writes) {
             entries.put(write.record().id(), RecordBytes.encode(write.record(), write.blob()));
         }
-        call("write a batch of " + writes.size() + " records", () -> {
-            putAll(entries);
-            return null;
-        });
+        call("write a batch of " + writes.size() + " records", () -> putAll(entries));
     }
 
     @Override
@@ -176,9 +166,16 @@ public abstract class KeyValueDatabase implements Database {
                     wrong[0]++;
                 }
             });
-            return null;
         });
         return wrong[0];
+    }
+
+    /** Runs {@code call}; a failure of the client as a one-line {@link DatabaseException} saying what failed. */
+    protected final void call(String what, Runnable call) {
+        call(what, () -> {
+            call.run();
+            return null;
+        });
     }
 
     /** {@code call}'s result; a failure of the client as a one-line {@link DatabaseException} saying what failed. */
