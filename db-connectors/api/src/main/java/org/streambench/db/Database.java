@@ -102,6 +102,25 @@ public interface Database extends AutoCloseable {
     }
 
     /**
+     * Whether {@link #commitEpoch} is built: the database has transactions that can hold a batch of
+     * writes together with the epoch they belong to. An engine needs it for exactly-once.
+     */
+    default boolean commitsEpochs() {
+        return false;
+    }
+
+    /**
+     * Exactly-once's commit: stores {@code writes} (as {@link #writeAll}) and records that
+     * {@code sink} committed {@code epoch}, in one transaction. If the sink already committed this
+     * epoch or a later one, it stores nothing and returns false, so a commit repeated after a
+     * recovery is not applied twice. {@link #resetSchema} forgets every sink's epoch. Only where
+     * {@link #commitsEpochs}.
+     */
+    default boolean commitEpoch(String sink, long epoch, List<Write> writes) {
+        throw new UnsupportedOperationException("this connector has no transactions to commit an epoch in");
+    }
+
+    /**
      * Whether {@link #readAsync} and {@link #writeAsync} overlap calls on this one connection (the
      * driver has asynchronous calls). When false, the default, the operator runs async:K on K
      * connections of its own, one call in flight on each.

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.util.List;
 import java.util.Map;
@@ -178,6 +180,56 @@ public abstract class DatabaseContract {
         } else {
             assertThrows(DatabaseException.class, () -> db.writeAll(writes));
         }
+    }
+
+    /**
+     * exactly-once: an epoch's writes are stored once; the same or an earlier epoch of the sink
+     * again stores nothing (a commit repeated after a recovery); each sink counts its own epochs,
+     * and a reset forgets them. A connector without transactions says so and refuses the call.
+     */
+    @Test
+    void anEpochIsCommittedOnceAndNeverAgainUntilAReset() {
+        List<Database.Write> insertFirst = List.of(new Database.Write(FIRST, FIRST_BLOB, true));
+        if (!db.commitsEpochs()) {
+            assertThrows(UnsupportedOperationException.class, () -> db.commitEpoch("sink-0", 1, insertFirst));
+            assertEquals(0, db.countRows());
+            return;
+        }
+        List<Database.Write> updateToSecond = List.of(new Database.Write(SECOND, SECOND_BLOB, false));
+        assertTrue(db.commitEpoch("sink-0", 1, insertFirst));
+        assertStored(FIRST, FIRST_BLOB);
+        assertFalse(db.commitEpoch("sink-0", 1, updateToSecond), "epoch 1 of sink-0 is committed already");
+        assertFalse(db.commitEpoch("sink-0", 0, updateToSecond), "an earlier epoch is committed already");
+        assertStored(FIRST, FIRST_BLOB);
+        assertTrue(db.commitEpoch("sink-1", 1, updateToSecond), "sink-1 counts its own epochs");
+        assertStored(SECOND, SECOND_BLOB);
+        assertTrue(db.commitEpoch("sink-0", 5, List.of(new Database.Write(FIRST, FIRST_BLOB, false))));
+        assertStored(FIRST, FIRST_BLOB);
+        assertEquals(1, db.countRows());
+
+        db.resetSchema();
+        db.prepareStatements();
+        assertTrue(db.commitEpoch("sink-0", 1, insertFirst), "a reset forgets the epochs");
+        assertStored(FIRST, FIRST_BLOB);
+    }
+
+    /** A commit whose writes fail stores none of them and no epoch: the same epoch commits afterwards. */
+    @Test
+    void aFailedEpochCommitStoresNothing() {
+        if (!db.commitsEpochs()) {
+            assertThrows(
+                    UnsupportedOperationException.class,
+                    () -> db.commitEpoch("sink-0", 1, List.of(new Database.Write(FIRST, FIRST_BLOB, true))));
+            return;
+        }
+        assumeFalse(db.writesAreUpserts(), "the failing write below is an update of a missing key");
+        SensorRecord missing = new SensorRecord(Keys.existing(7), 1, 1, 1, 1, 1, 1);
+        List<Database.Write> failing =
+                List.of(new Database.Write(FIRST, FIRST_BLOB, true), new Database.Write(missing, SECOND_BLOB, false));
+        assertThrows(DatabaseException.class, () -> db.commitEpoch("sink-0", 1, failing));
+        assertEquals(0, db.countRows(), "the insert of the failed commit was rolled back");
+        assertTrue(db.commitEpoch("sink-0", 1, List.of(new Database.Write(FIRST, FIRST_BLOB, true))));
+        assertStored(FIRST, FIRST_BLOB);
     }
 
     /** async mode: a connector's asynchronous calls (or the single-call defaults) store and read back alike. */

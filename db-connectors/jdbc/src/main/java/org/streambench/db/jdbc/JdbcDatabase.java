@@ -99,10 +99,13 @@ public abstract class JdbcDatabase implements Database {
     public void resetSchema() {
         try (Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + table);
+            statement.execute("DROP TABLE IF EXISTS " + commitsTable());
             statement.execute("CREATE TABLE " + table + " (id " + idType() + " PRIMARY KEY,"
                     + " int_1 INTEGER NOT NULL, int_2 INTEGER NOT NULL, int_3 INTEGER NOT NULL,"
                     + " double_1 DOUBLE PRECISION NOT NULL, double_2 DOUBLE PRECISION NOT NULL, double_3 DOUBLE PRECISION NOT NULL,"
                     + " payload " + blobType() + " NOT NULL)");
+            statement.execute(
+                    "CREATE TABLE " + commitsTable() + " (sink VARCHAR(64) PRIMARY KEY, epoch BIGINT NOT NULL)");
         } catch (SQLException e) {
             throw failure("reset the schema", e);
         }
@@ -266,50 +269,76 @@ public abstract class JdbcDatabase implements Database {
      */
     @Override
     public void writeAll(List<Write> writes) {
-        if (writes.isEmpty()) {
-            return;
+        if (!writes.isEmpty()) {
+            inTransaction("write a batch of " + writes.size() + " records", () -> {
+                addBatches(writes);
+                return true;
+            });
         }
+    }
+
+    @Override
+    public boolean commitsEpochs() {
+        return true;
+    }
+
+    /**
+     * The sink's row of the commits table is read with a lock ({@code FOR UPDATE}), so the epoch
+     * check and the writes are one transaction: a commit either stores the writes and the epoch, or neither.
+     */
+    @Override
+    public boolean commitEpoch(String sink, long epoch, List<Write> writes) {
+        return inTransaction("commit epoch " + epoch + " of " + sink + " (" + writes.size() + " records)", () -> {
+            Long committed = null;
+            try (PreparedStatement select =
+                    connection.prepareStatement("SELECT epoch FROM " + commitsTable() + " WHERE sink = ? FOR UPDATE")) {
+                select.setString(1, sink);
+                try (ResultSet row = select.executeQuery()) {
+                    if (row.next()) {
+                        committed = row.getLong(1);
+                    }
+                }
+            }
+            if (committed != null && committed >= epoch) {
+                return false;
+            }
+            addBatches(writes);
+            try (PreparedStatement mark = connection.prepareStatement(
+                    committed == null
+                            ? "INSERT INTO " + commitsTable() + " (epoch, sink) VALUES (?, ?)"
+                            : "UPDATE " + commitsTable() + " SET epoch = ? WHERE sink = ?")) {
+                mark.setLong(1, epoch);
+                mark.setString(2, sink);
+                mark.executeUpdate();
+            }
+            return true;
+        });
+    }
+
+    private interface TransactionBody {
+        /** Returns whether to commit; false rolls back. */
+        boolean run() throws SQLException;
+    }
+
+    private boolean inTransaction(String what, TransactionBody body) {
         if (insertStatement == null) {
             prepareStatements();
         }
         try {
             connection.setAutoCommit(false);
-            int inserts = 0;
-            List<String> updated = new ArrayList<>();
-            for (Write write : writes) {
-                if (write.insert()) {
-                    bindAll(insertStatement, write.record(), write.blob());
-                    insertStatement.addBatch();
-                    inserts++;
-                } else {
-                    bindValues(updateStatement, 1, write.record());
-                    updateStatement.setBytes(7, write.blob());
-                    updateStatement.setString(8, write.record().id());
-                    updateStatement.addBatch();
-                    updated.add(write.record().id());
-                }
+            boolean commit = body.run();
+            if (commit) {
+                connection.commit();
+            } else {
+                connection.rollback();
             }
-            if (inserts > 0) {
-                insertStatement.executeBatch();
-            }
-            if (!updated.isEmpty()) {
-                int[] changed = updateStatement.executeBatch();
-                for (int i = 0; i < changed.length; i++) {
-                    if (changed[i] != 1 && changed[i] != Statement.SUCCESS_NO_INFO) {
-                        connection.rollback();
-                        throw new DatabaseException(name() + ": update of " + updated.get(i) + " in a batch changed "
-                                + changed[i] + " rows, expected 1");
-                    }
-                }
-            }
-            connection.commit();
+            return commit;
         } catch (SQLException e) {
-            try {
-                connection.rollback(); // setAutoCommit(true) below would commit what part of the batch got in
-            } catch (SQLException ignored) {
-                // the connection is broken; the failure says why
-            }
-            throw failure("write a batch of " + writes.size() + " records", e);
+            rollbackQuietly();
+            throw failure(what, e);
+        } catch (RuntimeException e) {
+            rollbackQuietly();
+            throw e;
         } finally {
             try {
                 connection.setAutoCommit(true);
@@ -317,6 +346,50 @@ public abstract class JdbcDatabase implements Database {
                 // the connection is broken; the failure says why
             }
         }
+    }
+
+    /** Before setAutoCommit(true), which would commit what part of a transaction got in. */
+    private void rollbackQuietly() {
+        try {
+            connection.rollback();
+        } catch (SQLException ignored) {
+            // the connection is broken; the failure says why
+        }
+    }
+
+    private void addBatches(List<Write> writes) throws SQLException {
+        int inserts = 0;
+        List<String> updated = new ArrayList<>();
+        for (Write write : writes) {
+            if (write.insert()) {
+                bindAll(insertStatement, write.record(), write.blob());
+                insertStatement.addBatch();
+                inserts++;
+            } else {
+                bindValues(updateStatement, 1, write.record());
+                updateStatement.setBytes(7, write.blob());
+                updateStatement.setString(8, write.record().id());
+                updateStatement.addBatch();
+                updated.add(write.record().id());
+            }
+        }
+        if (inserts > 0) {
+            insertStatement.executeBatch();
+        }
+        if (!updated.isEmpty()) {
+            int[] changed = updateStatement.executeBatch();
+            for (int i = 0; i < changed.length; i++) {
+                if (changed[i] != 1 && changed[i] != Statement.SUCCESS_NO_INFO) {
+                    throw new DatabaseException(name() + ": update of " + updated.get(i) + " in a batch changed "
+                            + changed[i] + " rows, expected 1");
+                }
+            }
+        }
+    }
+
+    /** Each exactly-once sink's last committed epoch ({@link #commitEpoch}), beside the records' table. */
+    private String commitsTable() {
+        return table + "_commits";
     }
 
     @Override
