@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,6 +45,10 @@ public abstract class JdbcDatabase implements Database {
     private PreparedStatement readStatement;
     private PreparedStatement insertStatement;
     private PreparedStatement updateStatement;
+    /** The exactly-once sinks whose row in the commits table exists (it is created once, before their first commit). */
+    private final Set<String> sinksWithARow = new HashSet<>();
+    /** A sink's epoch before its first commit: every epoch is at least 0. */
+    private static final long NO_EPOCH = -1;
     /** readAll's statements, by the number of ids they take. */
     private final Map<Integer, PreparedStatement> readAllStatements = new HashMap<>();
 
@@ -106,6 +111,7 @@ public abstract class JdbcDatabase implements Database {
                     + " payload " + blobType() + " NOT NULL)");
             statement.execute(
                     "CREATE TABLE " + commitsTable() + " (sink VARCHAR(64) PRIMARY KEY, epoch BIGINT NOT NULL)");
+            sinksWithARow.clear();
         } catch (SQLException e) {
             throw failure("reset the schema", e);
         }
@@ -284,29 +290,49 @@ public abstract class JdbcDatabase implements Database {
 
     /**
      * The sink's row of the commits table is read with a lock ({@code FOR UPDATE}), so the epoch
-     * check and the writes are one transaction: a commit either stores the writes and the epoch, or neither.
+     * check and the writes are one transaction: a commit either stores the writes and the epoch, or
+     * neither. The row is created before, on its own: a locking read of a missing row locks a gap
+     * on MariaDB, and two sinks' first commits would then deadlock on their inserts.
      */
     @Override
     public boolean commitEpoch(String sink, long epoch, List<Write> writes) {
-        return inTransaction("commit epoch " + epoch + " of " + sink + " (" + writes.size() + " records)", () -> {
-            Long committed = null;
+        String what = "commit epoch " + epoch + " of " + sink + " (" + writes.size() + " records)";
+        if (!sinksWithARow.contains(sink)) {
+            try (PreparedStatement count =
+                            connection.prepareStatement("SELECT COUNT(*) FROM " + commitsTable() + " WHERE sink = ?");
+                    PreparedStatement insert = connection.prepareStatement(
+                            "INSERT INTO " + commitsTable() + " (sink, epoch) VALUES (?, " + NO_EPOCH + ")")) {
+                count.setString(1, sink);
+                long rows;
+                try (ResultSet result = count.executeQuery()) {
+                    result.next();
+                    rows = result.getLong(1);
+                }
+                if (rows == 0) {
+                    insert.setString(1, sink);
+                    insert.executeUpdate();
+                }
+            } catch (SQLException e) {
+                throw failure(what, e);
+            }
+            sinksWithARow.add(sink);
+        }
+        return inTransaction(what, () -> {
+            long committed;
             try (PreparedStatement select =
                     connection.prepareStatement("SELECT epoch FROM " + commitsTable() + " WHERE sink = ? FOR UPDATE")) {
                 select.setString(1, sink);
                 try (ResultSet row = select.executeQuery()) {
-                    if (row.next()) {
-                        committed = row.getLong(1);
-                    }
+                    row.next();
+                    committed = row.getLong(1);
                 }
             }
-            if (committed != null && committed >= epoch) {
+            if (committed >= epoch) {
                 return false;
             }
             addBatches(writes);
-            try (PreparedStatement mark = connection.prepareStatement(
-                    committed == null
-                            ? "INSERT INTO " + commitsTable() + " (epoch, sink) VALUES (?, ?)"
-                            : "UPDATE " + commitsTable() + " SET epoch = ? WHERE sink = ?")) {
+            try (PreparedStatement mark =
+                    connection.prepareStatement("UPDATE " + commitsTable() + " SET epoch = ? WHERE sink = ?")) {
                 mark.setLong(1, epoch);
                 mark.setString(2, sink);
                 mark.executeUpdate();
