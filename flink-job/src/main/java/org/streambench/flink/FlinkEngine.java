@@ -56,10 +56,9 @@ public final class FlinkEngine implements EngineProvider {
         return Map.of(FlinkJob.BUFFER_TIMEOUT, "100");
     }
 
-    /** Exactly-once needs a two-phase-commit sink, which is not built yet (issue #52). */
     @Override
     public Set<Guarantee> guarantees() {
-        return EnumSet.of(Guarantee.NONE, Guarantee.AT_LEAST_ONCE);
+        return EnumSet.allOf(Guarantee.class);
     }
 
     @Override

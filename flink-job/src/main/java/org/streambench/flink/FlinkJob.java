@@ -7,6 +7,10 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
@@ -27,6 +31,7 @@ import org.apache.flink.util.Collector;
 import org.streambench.generator.TimedRecord;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.Guarantee;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.JobRuntime;
 import org.streambench.operators.ProcessingOperator;
@@ -108,11 +113,16 @@ public final class FlinkJob {
      * timer), and what is left when the input ends.
      */
     static final class Processing extends KeyedProcessFunction<String, TimedRecord, Void>
-            implements CheckpointedFunction {
+            implements CheckpointedFunction, CheckpointListener {
         private static final long serialVersionUID = 1L;
 
         private final ExperimentSpec spec;
         private transient ProcessingOperator operator;
+        /** exactly-once: this instance's writes of checkpoints not known to be complete, as Flink operator state. */
+        private transient ListState<byte[]> uncommitted;
+
+        private transient byte[] restoredEpochs;
+        private transient long restoredCheckpoint;
 
         Processing(ExperimentSpec spec) {
             this.spec = spec;
@@ -120,8 +130,13 @@ public final class FlinkJob {
 
         @Override
         public void open(OpenContext context) {
-            operator = ProcessingOperator.open(spec);
-            countRestart(getRuntimeContext().getTaskInfo(), spec);
+            TaskInfo task = getRuntimeContext().getTaskInfo();
+            operator = ProcessingOperator.open(spec, "flink-" + task.getIndexOfThisSubtask());
+            countRestart(task, spec);
+            if (restoredEpochs != null) {
+                operator.restoreEpochs(restoredCheckpoint, restoredEpochs);
+                restoredEpochs = null;
+            }
         }
 
         @Override
@@ -139,14 +154,43 @@ public final class FlinkJob {
             operator.flushIfLingered();
         }
 
-        /** A checkpoint completes only once the records before its barrier are in the database: the pending batch is sent. */
+        /**
+         * A checkpoint completes only once the records before its barrier are in the database: the
+         * pending batch is sent. With exactly-once they are sent to the checkpoint instead, and
+         * committed to the database when it completes.
+         */
         @Override
-        public void snapshotState(FunctionSnapshotContext context) {
+        public void snapshotState(FunctionSnapshotContext context) throws Exception {
             operator.flush();
+            if (uncommitted != null) {
+                uncommitted.update(List.of(operator.sealEpoch(context.getCheckpointId())));
+            }
+            operator.snapshotTaken();
+        }
+
+        /** Runs before {@link #open}: what a restored checkpoint held is committed once the operator is open. */
+        @Override
+        public void initializeState(FunctionInitializationContext context) throws Exception {
+            if (spec.guarantee() != Guarantee.EXACTLY_ONCE) {
+                return;
+            }
+            uncommitted = context.getOperatorStateStore()
+                    .getListState(new ListStateDescriptor<>(
+                            "uncommitted writes", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+            if (context.isRestored()) {
+                for (byte[] epochs : uncommitted.get()) {
+                    restoredEpochs = epochs;
+                }
+                restoredCheckpoint = context.getRestoredCheckpointId().orElseThrow();
+            }
         }
 
         @Override
-        public void initializeState(FunctionInitializationContext context) {}
+        public void notifyCheckpointComplete(long checkpointId) {
+            if (uncommitted != null) {
+                operator.commitUpTo(checkpointId);
+            }
+        }
 
         @Override
         public void close() {
@@ -164,7 +208,7 @@ public final class FlinkJob {
     }
 
     /** The processing operator in async mode, as Flink's async function: a record's calls complete its result future. */
-    static final class AsyncProcessing extends RichAsyncFunction<TimedRecord, Void> {
+    static final class AsyncProcessing extends RichAsyncFunction<TimedRecord, Void> implements CheckpointedFunction {
         private static final long serialVersionUID = 1L;
 
         private final ExperimentSpec spec;
@@ -190,6 +234,15 @@ public final class FlinkJob {
                 }
             });
         }
+
+        /** Flink's async operator holds the calls in flight in its checkpoint; nothing of ours to add. */
+        @Override
+        public void snapshotState(FunctionSnapshotContext context) {
+            operator.snapshotTaken();
+        }
+
+        @Override
+        public void initializeState(FunctionInitializationContext context) {}
 
         @Override
         public void close() {

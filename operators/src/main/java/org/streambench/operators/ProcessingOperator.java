@@ -53,12 +53,16 @@ public final class ProcessingOperator implements AutoCloseable {
     private final Semaphore inFlight;
     /** async mode on a connector without asynchronous calls: connections of its own, one call in flight on each. */
     private final AsyncSessions sessions;
-    /** Throws the spec's injected fault when it is due ({@link JobRuntime#faultDue}); does nothing without one. */
+    /** Throws the spec's injected fail-task fault when it is due ({@link JobRuntime#faultDue}); does nothing without one. */
     private final Runnable faultCheck;
+    /** The same for a fail-checkpoint fault, at {@link #snapshotTaken}. */
+    private final Runnable checkpointFaultCheck;
+    /** exactly-once: where the writes wait for their checkpoint to complete; null otherwise. */
+    private final CommitOnCheckpoint commits;
 
     ProcessingOperator(
             Pattern pattern, Database database, Blob.Pool blobs, OperatorMetrics metrics, Consumer<String> failRun) {
-        this(pattern, database, blobs, metrics, failRun, AccessMode.SYNC, null, () -> {});
+        this(pattern, database, blobs, metrics, failRun, AccessMode.SYNC, null, () -> {}, () -> {}, null);
     }
 
     private ProcessingOperator(
@@ -69,9 +73,12 @@ public final class ProcessingOperator implements AutoCloseable {
             Consumer<String> failRun,
             AccessMode access,
             AsyncSessions sessions,
-            Runnable faultCheck) {
+            Runnable faultCheck,
+            Runnable checkpointFaultCheck,
+            CommitOnCheckpoint commits) {
         this.pattern = pattern;
-        this.database = database;
+        this.database = commits != null ? commits : database;
+        this.commits = commits;
         this.blobs = blobs;
         this.metrics = metrics;
         this.failRun = failRun;
@@ -79,14 +86,28 @@ public final class ProcessingOperator implements AutoCloseable {
         this.inFlight = new Semaphore(access.kind() == AccessMode.Kind.ASYNC ? access.size() : 1);
         this.sessions = sessions;
         this.faultCheck = faultCheck;
+        this.checkpointFaultCheck = checkpointFaultCheck;
     }
 
     /** Opens this instance's own database session, as the engine calls it once per parallel instance. */
     public static ProcessingOperator open(ExperimentSpec spec) {
-        return open(JobRuntime.of(spec));
+        return open(JobRuntime.of(spec), null);
+    }
+
+    /**
+     * Opens instance {@code instance} (a name the engine gives the same instance again after a
+     * restart): with exactly-once its writes wait for the engine's checkpoints, {@link #sealEpoch}
+     * and {@link #commitUpTo}, and the database knows what each instance committed by this name.
+     */
+    public static ProcessingOperator open(ExperimentSpec spec, String instance) {
+        return open(JobRuntime.of(spec), instance);
     }
 
     static ProcessingOperator open(JobRuntime runtime) {
+        return open(runtime, null);
+    }
+
+    private static ProcessingOperator open(JobRuntime runtime, String instance) {
         ExperimentSpec spec = runtime.spec();
         Database database;
         try {
@@ -110,15 +131,90 @@ public final class ProcessingOperator implements AutoCloseable {
                         throw new Fault.Injected(fault);
                     }
                 };
+        Runnable noFault = () -> {};
+        Blob.Pool blobs = Blob.pool(spec);
+        CommitOnCheckpoint commits = null;
+        if (spec.guarantee() == Guarantee.EXACTLY_ONCE) {
+            if (instance == null) {
+                throw new IllegalStateException("exactly-once needs the engine to name each processing instance");
+            }
+            commits = new CommitOnCheckpoint(database, instance, blobs, runtime.metrics());
+        }
         return new ProcessingOperator(
                 spec.pattern(),
                 database,
-                Blob.pool(spec),
+                blobs,
                 runtime.metrics(),
                 runtime::fail,
                 spec.access(),
                 sessions,
-                faultCheck);
+                fault != null && fault.kind() == Fault.Kind.FAIL_TASK ? faultCheck : noFault,
+                fault != null && fault.kind() == Fault.Kind.FAIL_CHECKPOINT ? faultCheck : noFault,
+                commits);
+    }
+
+    /**
+     * The engine handed this instance's state to a checkpoint that has not completed yet: where a
+     * {@code fail-checkpoint} fault fires.
+     */
+    public void snapshotTaken() {
+        checkpointFaultCheck.run();
+    }
+
+    /**
+     * exactly-once: the engine takes checkpoint {@code checkpointId}; the records processed since the
+     * last one (call {@link #flush} first) belong to it. Returns the state the checkpoint must hold.
+     */
+    public byte[] sealEpoch(long checkpointId) {
+        requireCommits();
+        commits.seal(checkpointId);
+        return commits.state();
+    }
+
+    /** exactly-once: checkpoint {@code checkpointId} completed; its writes and those before it are committed. */
+    public void commitUpTo(long checkpointId) {
+        requireCommits();
+        try {
+            commits.commitUpTo(checkpointId);
+        } catch (RuntimeException e) {
+            metrics.error(Operation.UPDATE, e);
+            failRun.accept("a database call failed (the commit of checkpoint " + checkpointId + "): " + e);
+            throw e;
+        }
+    }
+
+    /** exactly-once: the engine restored checkpoint {@code checkpointId}, which held {@code state} ({@link #sealEpoch}). */
+    public void restoreEpochs(long checkpointId, byte[] state) {
+        requireCommits();
+        try {
+            commits.restore(checkpointId, state);
+        } catch (RuntimeException e) {
+            metrics.error(Operation.UPDATE, e);
+            failRun.accept("a database call failed (the commit of restored checkpoint " + checkpointId + "): " + e);
+            throw e;
+        }
+    }
+
+    private void requireCommits() {
+        if (commits == null) {
+            throw new IllegalStateException("checkpointed commits are for exactly-once only");
+        }
+    }
+
+    /** Times a write call; with exactly-once the write only joins its epoch, and the epoch's commit is timed instead. */
+    private void writeCall(long nanos) {
+        if (commits == null) {
+            metrics.recordWriteCall(nanos);
+        }
+    }
+
+    /** Counts a record processed: now, or with exactly-once when its epoch is committed. */
+    private void processed(Operation op, long intendedEpochNanos) {
+        if (commits != null) {
+            commits.processed(op, intendedEpochNanos);
+        } else {
+            metrics.processed(op, intendedEpochNanos);
+        }
     }
 
     /** How this operator calls the database. */
@@ -235,10 +331,10 @@ public final class ProcessingOperator implements AutoCloseable {
                 op = pattern == Pattern.INSERT ? Operation.INSERT : Operation.UPDATE;
                 long start = System.nanoTime();
                 database.writeAll(List.copyOf(writes.values()));
-                metrics.recordWriteCall(System.nanoTime() - start);
+                writeCall(System.nanoTime() - start);
             }
             for (int i = 0; i < batch.size(); i++) {
-                metrics.processed(ops.get(i), batch.get(i).intendedEpochNanos());
+                processed(ops.get(i), batch.get(i).intendedEpochNanos());
             }
         } catch (RuntimeException e) {
             metrics.error(op, e);
@@ -300,7 +396,7 @@ public final class ProcessingOperator implements AutoCloseable {
         long intended = timed.intendedEpochNanos();
         if (pattern == Pattern.INSERT) {
             return timedWrite(new Database.Write(record, blobs.forKey(record.id()), true))
-                    .thenRun(() -> metrics.processed(Operation.INSERT, intended))
+                    .thenRun(() -> processed(Operation.INSERT, intended))
                     .exceptionally(e -> failed(Operation.INSERT, record, e));
         }
         long readStart = System.nanoTime();
@@ -321,17 +417,17 @@ public final class ProcessingOperator implements AutoCloseable {
                 .thenCompose(previous -> {
                     if (pattern == Pattern.READ) {
                         require(previous, record);
-                        metrics.processed(Operation.READ, intended);
+                        processed(Operation.READ, intended);
                         return CompletableFuture.<Void>completedFuture(null);
                     }
                     if (previous.isPresent()) {
                         return timedWrite(new Database.Write(
                                         previous.get().record().plus(record), blobs.forKey(record.id()), false))
-                                .thenRun(() -> metrics.processed(Operation.UPDATE, intended));
+                                .thenRun(() -> processed(Operation.UPDATE, intended));
                     }
                     if (pattern == Pattern.MIXED) {
                         return timedWrite(new Database.Write(record, blobs.forKey(record.id()), true))
-                                .thenRun(() -> metrics.processed(Operation.INSERT, intended));
+                                .thenRun(() -> processed(Operation.INSERT, intended));
                     }
                     require(previous, record);
                     return CompletableFuture.<Void>completedFuture(null);
@@ -346,7 +442,7 @@ public final class ProcessingOperator implements AutoCloseable {
     private CompletableFuture<Void> timedWrite(Database.Write write) {
         long start = System.nanoTime();
         CompletableFuture<Void> written = sessions == null ? database.writeAsync(write) : sessions.write(write);
-        return written.thenRun(() -> metrics.recordWriteCall(System.nanoTime() - start));
+        return written.thenRun(() -> writeCall(System.nanoTime() - start));
     }
 
     private Void failed(Operation op, SensorRecord record, Throwable failure) {
@@ -384,26 +480,26 @@ public final class ProcessingOperator implements AutoCloseable {
             if (op == Operation.INSERT) {
                 long start = System.nanoTime();
                 database.insert(record, blobs.forKey(record.id()));
-                metrics.recordWriteCall(System.nanoTime() - start);
-                metrics.processed(op, intended);
+                writeCall(System.nanoTime() - start);
+                processed(op, intended);
                 return;
             }
             Optional<StoredRecord> previous = timedRead(record.id());
             if (pattern == Pattern.READ) {
                 require(previous, record);
-                metrics.processed(op, intended);
+                processed(op, intended);
             } else if (previous.isPresent()) {
                 op = Operation.UPDATE;
                 long start = System.nanoTime();
                 database.update(previous.get().record().plus(record), blobs.forKey(record.id()));
-                metrics.recordWriteCall(System.nanoTime() - start);
-                metrics.processed(op, intended);
+                writeCall(System.nanoTime() - start);
+                processed(op, intended);
             } else if (pattern == Pattern.MIXED) {
                 op = Operation.INSERT;
                 long start = System.nanoTime();
                 database.insert(record, blobs.forKey(record.id()));
-                metrics.recordWriteCall(System.nanoTime() - start);
-                metrics.processed(op, intended);
+                writeCall(System.nanoTime() - start);
+                processed(op, intended);
             } else {
                 require(previous, record);
             }

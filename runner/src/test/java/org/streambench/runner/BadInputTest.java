@@ -97,8 +97,6 @@ class BadInputTest {
                         + " (0 < S <= 10) or hotspot:F/P (fractions between 0 and 1)",
                 "--key-distribution|hotspot:0.2|--key-distribution: key distribution 'hotspot:0.2' must be uniform",
                 "--guarantee|maybe|--guarantee 'maybe' must be one of none, at-least-once, exactly-once",
-                "--guarantee|exactly-once|--guarantee exactly-once is not built for flink yet; it gives none,"
-                        + " at-least-once",
                 "--checkpoint-interval|5ms|--checkpoint-interval '5ms' is shorter than 10ms",
                 "--checkpoint-interval|1.5s|--checkpoint-interval '1.5s' is not a duration; write it like 500ms",
                 "--checkpoint-interval|2h|--checkpoint-interval '2h' is not a duration",
@@ -258,6 +256,39 @@ class BadInputTest {
     void rejectsAGuaranteeOrFaultTheEngineOrPatternDoesNotHave(
             String engine, String pattern, String option, String value, String message) {
         assertRejected(message, "--engine", engine, "--pattern", pattern, "--duration", "5s", option, value);
+    }
+
+    /** Exactly-once needs a database whose transactions can hold a checkpoint's writes with its id, and writes at commit. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "spark|postgresql|sync|exactly-once|--guarantee exactly-once is not built for spark yet; it gives none",
+                "flink|cassandra|sync|exactly-once|--guarantee exactly-once commits each checkpoint's writes in one"
+                        + " transaction with the checkpoint's id, and cassandra has no such transactions here; give a"
+                        + " database with them (postgresql, mariadb) or --guarantee at-least-once",
+                "flink|postgresql|async:4|exactly-once|so --access async has no calls to overlap; give sync or batch:N",
+                "flink|postgresql|sync|none|--fault fail-checkpoint@1s fails a checkpoint, and --guarantee none takes"
+                        + " none",
+            })
+    void rejectsExactlyOnceWhereItCannotHoldAndACheckpointFaultWithoutCheckpoints(
+            String engine, String database, String access, String guarantee, String message) {
+        assertRejected(
+                message,
+                "--engine",
+                engine,
+                "--db",
+                database,
+                "--pattern",
+                "update",
+                "--access",
+                access,
+                "--guarantee",
+                guarantee,
+                "--fault",
+                "fail-checkpoint@1s",
+                "--duration",
+                "5s");
     }
 
     @Test

@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.streambench.db.DatabaseProvider;
+import org.streambench.db.Databases;
 import org.streambench.generator.KeyDistribution;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
@@ -81,9 +84,10 @@ public final class ExperimentOptions {
 
     @Option(
             names = "--fault",
-            paramLabel = "fail-task@DURATION",
+            paramLabel = "KIND@DURATION",
             description = "Inject a fault: fail-task@10s fails a processing operator instance 10 s after the"
-                    + " generators start. With a guarantee the engine recovers; with none the run fails.")
+                    + " generators start; fail-checkpoint@10s fails one while it takes the first checkpoint after"
+                    + " that (a guarantee only). With a guarantee the engine recovers; with none the run fails.")
     String fault;
 
     @Option(
@@ -276,7 +280,7 @@ public final class ExperimentOptions {
             throw new UserError("--checkpoint-interval '" + checkpointInterval + "' is shorter than "
                     + MIN_CHECKPOINT_INTERVAL_MILLIS + "ms, the shortest an engine takes");
         }
-        Fault parsedFault = fault(parsedEngine, durationSeconds + warmupSeconds);
+        Fault parsedFault = fault(parsedEngine, durationSeconds + warmupSeconds, parsedGuarantee);
         if ((parsedGuarantee.recovers() || parsedFault != null) && job.onYarn()) {
             throw new UserError(
                     "--guarantee and --fault are not built for --cluster yarn yet (a job in its own JVM only)");
@@ -330,7 +334,20 @@ public final class ExperimentOptions {
                     + " yet; it gives "
                     + engine.guarantees().stream().map(Guarantee::cliName).collect(Collectors.joining(", ")));
         }
-        if (parsed.recovers() && (pattern == Pattern.INSERT || pattern == Pattern.MIXED)) {
+        if (parsed == Guarantee.EXACTLY_ONCE) {
+            if (!DatabaseSession.provider(database).create().commitsEpochs()) {
+                throw new UserError("--guarantee exactly-once commits each checkpoint's writes in one transaction with"
+                        + " the checkpoint's id, and " + database + " has no such transactions here; give a database"
+                        + " with them (" + String.join(", ", transactionalDatabases())
+                        + ") or --guarantee at-least-once");
+            }
+            if (accessMode().kind() == AccessMode.Kind.ASYNC) {
+                throw new UserError(
+                        "--guarantee exactly-once writes each checkpoint's records in one transaction"
+                                + " when the checkpoint completes, so --access async has no calls to overlap; give sync or batch:N");
+            }
+        }
+        if (parsed == Guarantee.AT_LEAST_ONCE && (pattern == Pattern.INSERT || pattern == Pattern.MIXED)) {
             throw new UserError("--guarantee " + parsed.cliName() + " with --pattern " + pattern.cliName()
                     + " is not built yet: a replayed insert meets its own row (a duplicate key on most databases);"
                     + " give --pattern update or read");
@@ -338,7 +355,14 @@ public final class ExperimentOptions {
         return parsed;
     }
 
-    private Fault fault(EngineProvider engine, long runSeconds) {
+    private static List<String> transactionalDatabases() {
+        return Databases.inOrder().stream()
+                .filter(provider -> provider.create().commitsEpochs())
+                .map(DatabaseProvider::name)
+                .toList();
+    }
+
+    private Fault fault(EngineProvider engine, long runSeconds, Guarantee guarantee) {
         if (fault == null) {
             return null;
         }
@@ -350,6 +374,10 @@ public final class ExperimentOptions {
         }
         if (!engine.injectsFaults()) {
             throw new UserError("--fault is not built for " + engine.name() + " yet");
+        }
+        if (parsed.kind() == Fault.Kind.FAIL_CHECKPOINT && !guarantee.recovers()) {
+            throw new UserError("--fault " + fault.trim() + " fails a checkpoint, and --guarantee none takes none;"
+                    + " give --guarantee at-least-once or exactly-once, or --fault fail-task@TIME");
         }
         if (records == null && parsed.afterMillis() >= runSeconds * 1000) {
             throw new UserError("--fault " + fault.trim() + " comes after the run's end (" + runSeconds

@@ -1,0 +1,192 @@
+package org.streambench.operators;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongFunction;
+import org.junit.jupiter.api.Test;
+import org.streambench.db.Database;
+import org.streambench.db.DatabaseException;
+import org.streambench.db.DatabaseSettings;
+import org.streambench.db.StoredRecord;
+import org.streambench.generator.Pattern;
+import org.streambench.generator.SensorRecord;
+
+/** Exactly-once's buffer: writes reach the database only with their completed checkpoint, once, also after a restore. */
+class CommitOnCheckpointTest {
+
+    private static final Blob.Pool BLOBS = Blob.pool(16, 7);
+    private static final SensorRecord A1 = new SensorRecord("a00000000000", 1, 2, 3, 1, 2, 3);
+    private static final SensorRecord A2 = new SensorRecord("a00000000000", 10, 20, 30, 10, 20, 30);
+    private static final SensorRecord B1 = new SensorRecord("b00000000000", 4, 5, 6, 4, 5, 6);
+
+    private final InMemoryDatabase database = new InMemoryDatabase();
+    private final OperatorMetrics metrics = new OperatorMetrics(
+            ExperimentSpec.builder("test", "noop", Pattern.UPDATE).build(), "w1", () -> 0);
+
+    private CommitOnCheckpoint buffer() {
+        return new CommitOnCheckpoint(database, "sink-0", BLOBS, metrics);
+    }
+
+    /** Key a stored before the run, as an update run's prefill stores it. */
+    private void prefillA() {
+        database.rows.put(A1.id(), new StoredRecord(new SensorRecord(A1.id(), 0, 0, 0, 0, 0, 0), new byte[16]));
+    }
+
+    @Test
+    void writesWaitForTheirCheckpointToCompleteAndReadsSeeThemFirst() {
+        prefillA();
+        CommitOnCheckpoint buffer = buffer();
+        buffer.update(A1, BLOBS.forKey(A1.id()));
+        buffer.processed(Operation.UPDATE, 1);
+        assertEquals(A1, buffer.read(A1.id()).orElseThrow().record(), "a read sees the write not committed yet");
+        assertEquals(0, database.rows.get(A1.id()).record().int1(), "the database still holds the prefill");
+        assertEquals(0, metrics.processedCount(Operation.UPDATE), "counted when committed");
+
+        buffer.seal(1);
+        buffer.update(A2, BLOBS.forKey(A2.id()));
+        buffer.insert(B1, BLOBS.forKey(B1.id()));
+        buffer.processed(Operation.UPDATE, 2);
+        buffer.processed(Operation.INSERT, 3);
+        buffer.seal(2);
+        assertEquals(
+                Map.of(B1.id(), B1, A2.id(), A2),
+                buffer.readAll(List.of(A1.id(), B1.id(), "c00000000000")).entrySet().stream()
+                        .collect(
+                                HashMap::new,
+                                (m, e) -> m.put(e.getKey(), e.getValue().record()),
+                                Map::putAll));
+
+        assertEquals(1, buffer.commitUpTo(1));
+        assertEquals(A1, database.rows.get(A1.id()).record(), "only checkpoint 1 is committed");
+        assertFalse(database.rows.containsKey(B1.id()));
+        assertEquals(A2, buffer.read(A1.id()).orElseThrow().record(), "checkpoint 2's write is still seen first");
+        assertEquals(1, metrics.processedCount(Operation.UPDATE));
+
+        assertEquals(2, buffer.commitUpTo(2));
+        assertEquals(A2, database.rows.get(A1.id()).record());
+        assertArrayEquals(BLOBS.forKey(B1.id()), database.rows.get(B1.id()).blob());
+        assertEquals(List.of(1L, 2L), database.commits);
+        assertEquals(0, buffer.commitUpTo(2), "nothing left");
+        assertEquals(2, metrics.processedCount(Operation.UPDATE));
+        assertEquals(1, metrics.processedCount(Operation.INSERT));
+    }
+
+    @Test
+    void anInsertUpdatedInALaterCheckpointIsCommittedTogetherAsOneInsert() {
+        CommitOnCheckpoint buffer = buffer();
+        buffer.insert(A1, BLOBS.forKey(A1.id()));
+        buffer.processed(Operation.INSERT, 1);
+        buffer.seal(1);
+        buffer.update(A2, BLOBS.forKey(A2.id()));
+        buffer.processed(Operation.UPDATE, 2);
+        buffer.seal(2);
+        assertEquals(2, buffer.commitUpTo(5), "a missed notification is covered by the next one");
+        assertEquals(A2, database.rows.get(A1.id()).record());
+        assertEquals(List.of(5L), database.commits);
+    }
+
+    /**
+     * A restart restores the last completed checkpoint: what it held is committed now if its commit
+     * never got in, and skipped (nothing applied or counted twice) if it did.
+     */
+    @Test
+    void aRestoredCheckpointIsCommittedOnceWhetherOrNotItsCommitGotInBeforeTheFailure() {
+        prefillA();
+        CommitOnCheckpoint failed = buffer();
+        failed.update(A1, BLOBS.forKey(A1.id()));
+        failed.processed(Operation.UPDATE, 1);
+        failed.seal(3);
+        byte[] checkpoint3 = failed.state();
+        failed.update(A2, BLOBS.forKey(A2.id()));
+        failed.processed(Operation.UPDATE, 2);
+
+        CommitOnCheckpoint restored = buffer();
+        assertEquals(1, restored.restore(3, checkpoint3), "its commit never got in: committed on restore");
+        assertEquals(A1, database.rows.get(A1.id()).record());
+        assertArrayEquals(BLOBS.forKey(A1.id()), database.rows.get(A1.id()).blob(), "the BLOB is made again");
+
+        CommitOnCheckpoint again = buffer();
+        assertEquals(0, again.restore(3, checkpoint3), "a second restore of the same checkpoint adds nothing");
+        assertEquals(List.of(3L), database.commits);
+        assertEquals(1, metrics.processedCount(Operation.UPDATE));
+        assertEquals(A1, again.read(A1.id()).orElseThrow().record(), "reads now go to the database");
+    }
+
+    /** Rows and each sink's last epoch, committed together as {@link Database#commitEpoch} promises. */
+    private static final class InMemoryDatabase implements Database {
+        final Map<String, StoredRecord> rows = new HashMap<>();
+        final List<Long> commits = new ArrayList<>();
+        private final Map<String, Long> epochs = new HashMap<>();
+
+        @Override
+        public boolean commitsEpochs() {
+            return true;
+        }
+
+        @Override
+        public boolean commitEpoch(String sink, long epoch, List<Write> writes) {
+            if (epochs.getOrDefault(sink, -1L) >= epoch) {
+                return false;
+            }
+            for (Write write : writes) {
+                if (write.insert() == rows.containsKey(write.record().id())) {
+                    throw new DatabaseException((write.insert() ? "duplicate " : "missing ")
+                            + write.record().id());
+                }
+                rows.put(write.record().id(), new StoredRecord(write.record(), write.blob()));
+            }
+            epochs.put(sink, epoch);
+            commits.add(epoch);
+            return true;
+        }
+
+        @Override
+        public Optional<StoredRecord> read(String id) {
+            return Optional.ofNullable(rows.get(id));
+        }
+
+        @Override
+        public void insert(SensorRecord record, byte[] blob) {
+            throw new AssertionError("exactly-once writes only through commitEpoch");
+        }
+
+        @Override
+        public void update(SensorRecord record, byte[] blob) {
+            throw new AssertionError("exactly-once writes only through commitEpoch");
+        }
+
+        @Override
+        public void open(DatabaseSettings settings) {}
+
+        @Override
+        public void resetSchema() {}
+
+        @Override
+        public void prefill(long count, LongFunction<SensorRecord> recordAt, LongFunction<byte[]> blobAt) {}
+
+        @Override
+        public long countRows() {
+            return rows.size();
+        }
+
+        @Override
+        public long countBlobsNotOfLength(int length) {
+            return 0;
+        }
+
+        @Override
+        public String serverVersion() {
+            return "in memory";
+        }
+
+        @Override
+        public void close() {}
+    }
+}
