@@ -163,7 +163,8 @@ public final class FlinkJob {
         public void snapshotState(FunctionSnapshotContext context) throws Exception {
             operator.flush();
             if (uncommitted != null) {
-                uncommitted.update(List.of(operator.sealEpoch(context.getCheckpointId())));
+                operator.sealEpoch(context.getCheckpointId());
+                uncommitted.update(List.of(operator.uncommittedState()));
             }
             operator.snapshotTaken();
         }

@@ -62,6 +62,15 @@ final class CommitOnCheckpoint implements Database {
     void processed(Operation op, long intendedEpochNanos) {
         open.operations.add(op);
         open.intendedEpochNanos.add(intendedEpochNanos);
+        metrics.awaitingCommit(1);
+    }
+
+    /** Drops every write not committed: the engine processes their records again. */
+    void dropUncommitted() {
+        metrics.awaitingCommit(-open.operations.size());
+        sealed.values().forEach(epoch -> metrics.awaitingCommit(-epoch.operations.size()));
+        open = new Epoch();
+        sealed.clear();
     }
 
     /** The engine takes checkpoint {@code checkpointId}: what came since the last one belongs to it. */
@@ -96,13 +105,14 @@ final class CommitOnCheckpoint implements Database {
         long start = System.nanoTime();
         boolean committed = database.commitEpoch(sink, checkpointId, List.copyOf(writes.values()));
         metrics.recordWriteCall(System.nanoTime() - start);
-        if (committed) {
-            for (Epoch epoch : complete.values()) {
+        for (Epoch epoch : complete.values()) {
+            if (committed) {
                 for (int i = 0; i < epoch.operations.size(); i++) {
                     metrics.processed(epoch.operations.get(i), epoch.intendedEpochNanos.get(i));
                 }
                 counted += epoch.operations.size();
             }
+            metrics.awaitingCommit(-epoch.operations.size());
         }
         complete.clear();
         return counted;
@@ -167,6 +177,7 @@ final class CommitOnCheckpoint implements Database {
                     epoch.operations.add(Operation.valueOf(in.readUTF()));
                     epoch.intendedEpochNanos.add(in.readLong());
                 }
+                metrics.awaitingCommit(records);
                 sealed.put(id, epoch);
             }
         } catch (IOException e) {
@@ -272,8 +283,10 @@ final class CommitOnCheckpoint implements Database {
         return database.serverVersion();
     }
 
+    /** What this instance still held waits for it no longer: a restored instance commits it, or the replay redoes it. */
     @Override
     public void close() {
+        dropUncommitted();
         database.close();
     }
 }

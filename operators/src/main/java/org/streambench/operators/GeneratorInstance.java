@@ -133,7 +133,7 @@ public final class GeneratorInstance {
         if (awaitingStart()) {
             return START_WAIT_NANOS;
         }
-        if (heldInFlight() && runtime.inFlight() >= inFlightBound()) {
+        if (heldInFlight() && runtime.queued() >= inFlightBound()) {
             return CREDIT_WAIT_NANOS;
         }
         return limiter().nanosUntilDue();
@@ -186,7 +186,7 @@ public final class GeneratorInstance {
         }
         RateLimiter schedule = limiter();
         if (heldInFlight()) {
-            while (runtime.inFlight() >= inFlightBound()) {
+            while (runtime.queued() >= inFlightBound()) {
                 if (runtime.stopRequested()) {
                     return ended();
                 }

@@ -368,6 +368,15 @@ public final class JobRuntime implements AutoCloseable {
         return totalEmitted() + others.othersEmitted() - handled() - others.othersHandled();
     }
 
+    /**
+     * Records emitted that no processing operator has taken yet, as far as this worker knows: the
+     * generators' credit. Unlike {@link #inFlight} it leaves out what exactly-once holds for its
+     * checkpoint's commit, which waits for the checkpoint, not for the operator.
+     */
+    long queued() {
+        return inFlight() - metrics.awaitingCommitCount();
+    }
+
     /** Records the whole job processed (successfully or not), as far as this worker knows. */
     long jobHandled() {
         return handled() + view().othersHandled();
@@ -387,7 +396,8 @@ public final class JobRuntime implements AutoCloseable {
     }
 
     /**
-     * Records the job processed (successfully or not) per second, over the latest interval of at
+     * Records the job's processing operators took (successfully or not, committed or waiting for
+     * their checkpoint) per second, over the latest interval of at
      * least {@value #RATE_SAMPLE_NANOS} ns; 0 until one has passed.
      */
     double handledPerSecond() {
@@ -395,7 +405,7 @@ public final class JobRuntime implements AutoCloseable {
         if (now - rateSampleNanos >= RATE_SAMPLE_NANOS) {
             synchronized (rateLock) {
                 if (now - rateSampleNanos >= RATE_SAMPLE_NANOS) {
-                    long handled = handled() + view().othersHandled();
+                    long handled = handled() + metrics.awaitingCommitCount() + view().othersHandled();
                     if (rateSampleHandled >= 0) {
                         handledPerSecond = (handled - rateSampleHandled) * 1e9 / (now - rateSampleNanos);
                     }
@@ -497,7 +507,7 @@ public final class JobRuntime implements AutoCloseable {
 
     /** The processing operator of an engine partition that keeps one for the life of the worker (Spark's). */
     public ProcessingOperator processingOperator(int partition) {
-        return processingByPartition.computeIfAbsent(partition, p -> ProcessingOperator.open(this));
+        return processingByPartition.computeIfAbsent(partition, p -> ProcessingOperator.open(this, "partition-" + p));
     }
 
     /** Closes the processing operators kept by {@link #processingOperator}. */

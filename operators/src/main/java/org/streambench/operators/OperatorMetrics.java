@@ -14,6 +14,7 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
@@ -122,6 +123,8 @@ public final class OperatorMetrics {
      * A record whose processing ended now; {@code intendedEpochNanos}: when its generator's schedule
      * intended it for, or {@link TimedRecord#UNTIMED}.
      */
+    private final AtomicLong awaitingCommit = new AtomicLong();
+
     public void processed(Operation op, long intendedEpochNanos) {
         processed.get(op).increment();
         if (intendedEpochNanos != TimedRecord.UNTIMED) {
@@ -148,6 +151,18 @@ public final class OperatorMetrics {
         if (firstError.compareAndSet(null, op.label() + ": " + e)) {
             System.err.println("streambench: first database error (" + op.label() + "): " + e);
         }
+    }
+
+    /**
+     * exactly-once: records the operator is done with whose effects wait for their checkpoint's
+     * commit ({@link CommitOnCheckpoint}); they count as processed when it gets in.
+     */
+    void awaitingCommit(long delta) {
+        awaitingCommit.addAndGet(delta);
+    }
+
+    long awaitingCommitCount() {
+        return awaitingCommit.get();
     }
 
     public long processedCount(Operation op) {

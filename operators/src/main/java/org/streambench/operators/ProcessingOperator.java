@@ -107,7 +107,7 @@ public final class ProcessingOperator implements AutoCloseable {
         return open(runtime, null);
     }
 
-    private static ProcessingOperator open(JobRuntime runtime, String instance) {
+    static ProcessingOperator open(JobRuntime runtime, String instance) {
         ExperimentSpec spec = runtime.spec();
         Database database;
         try {
@@ -162,13 +162,29 @@ public final class ProcessingOperator implements AutoCloseable {
     }
 
     /**
-     * exactly-once: the engine takes checkpoint {@code checkpointId}; the records processed since the
-     * last one (call {@link #flush} first) belong to it. Returns the state the checkpoint must hold.
+     * exactly-once: the engine takes checkpoint {@code checkpointId} (or ends micro-batch
+     * {@code checkpointId}); the records processed since the last one (call {@link #flush} first)
+     * belong to it.
      */
-    public byte[] sealEpoch(long checkpointId) {
+    public void sealEpoch(long checkpointId) {
         requireCommits();
         commits.seal(checkpointId);
+    }
+
+    /** exactly-once: the sealed writes not committed yet, which the engine's checkpoint must hold ({@link #restoreEpochs}). */
+    public byte[] uncommittedState() {
+        requireCommits();
         return commits.state();
+    }
+
+    /**
+     * exactly-once: the engine processes again the records of an attempt that failed before its
+     * commit; what that attempt wrote is dropped. Without exactly-once it is in the database already.
+     */
+    public void dropUncommittedWrites() {
+        if (commits != null) {
+            commits.dropUncommitted();
+        }
     }
 
     /** exactly-once: checkpoint {@code checkpointId} completed; its writes and those before it are committed. */

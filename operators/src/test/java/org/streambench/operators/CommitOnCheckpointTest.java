@@ -48,6 +48,7 @@ class CommitOnCheckpointTest {
         assertEquals(A1, buffer.read(A1.id()).orElseThrow().record(), "a read sees the write not committed yet");
         assertEquals(0, database.rows.get(A1.id()).record().int1(), "the database still holds the prefill");
         assertEquals(0, metrics.processedCount(Operation.UPDATE), "counted when committed");
+        assertEquals(1, metrics.awaitingCommitCount(), "taken by the operator: the generators' credit frees it");
 
         buffer.seal(1);
         buffer.update(A2, BLOBS.forKey(A2.id()));
@@ -74,6 +75,7 @@ class CommitOnCheckpointTest {
         assertArrayEquals(BLOBS.forKey(B1.id()), database.rows.get(B1.id()).blob());
         assertEquals(List.of(1L, 2L), database.commits);
         assertEquals(0, buffer.commitUpTo(2), "nothing left");
+        assertEquals(0, metrics.awaitingCommitCount());
         assertEquals(2, metrics.processedCount(Operation.UPDATE));
         assertEquals(1, metrics.processedCount(Operation.INSERT));
     }
@@ -106,6 +108,9 @@ class CommitOnCheckpointTest {
         byte[] checkpoint3 = failed.state();
         failed.update(A2, BLOBS.forKey(A2.id()));
         failed.processed(Operation.UPDATE, 2);
+        assertEquals(2, metrics.awaitingCommitCount());
+        failed.close();
+        assertEquals(0, metrics.awaitingCommitCount(), "the failed instance's records wait for it no longer");
 
         CommitOnCheckpoint restored = buffer();
         assertEquals(1, restored.restore(3, checkpoint3), "its commit never got in: committed on restore");
@@ -116,6 +121,7 @@ class CommitOnCheckpointTest {
         assertEquals(0, again.restore(3, checkpoint3), "a second restore of the same checkpoint adds nothing");
         assertEquals(List.of(3L), database.commits);
         assertEquals(1, metrics.processedCount(Operation.UPDATE));
+        assertEquals(0, metrics.awaitingCommitCount());
         assertEquals(A1, again.read(A1.id()).orElseThrow().record(), "reads now go to the database");
     }
 

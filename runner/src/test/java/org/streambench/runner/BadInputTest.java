@@ -247,7 +247,7 @@ class BadInputTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "spark|update|--guarantee|at-least-once|--guarantee at-least-once is not built for spark yet; it gives none",
+                "apex|update|--guarantee|at-least-once|--guarantee at-least-once is not built for apex yet; it gives none",
                 "apex|update|--fault|fail-task@1s|--fault is not built for apex yet",
                 "flink|insert|--guarantee|at-least-once|--guarantee at-least-once with --pattern insert is not built"
                         + " yet: a replayed insert meets its own row",
@@ -263,7 +263,7 @@ class BadInputTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "spark|postgresql|sync|exactly-once|--guarantee exactly-once is not built for spark yet; it gives none",
+                "apex|postgresql|sync|exactly-once|--guarantee exactly-once is not built for apex yet; it gives none",
                 "flink|cassandra|sync|exactly-once|--guarantee exactly-once commits each checkpoint's writes in one"
                         + " transaction with the checkpoint's id, and cassandra has no such transactions here; give a"
                         + " database with them (postgresql, mariadb) or --guarantee at-least-once",

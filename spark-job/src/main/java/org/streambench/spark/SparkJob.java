@@ -14,6 +14,7 @@ import org.apache.spark.streaming.receiver.Receiver;
 import org.streambench.generator.TimedRecord;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.GeneratorInstance;
+import org.streambench.operators.Guarantee;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.JobRuntime;
 import org.streambench.operators.ProcessingOperator;
@@ -53,9 +54,6 @@ public final class SparkJob {
                         "streambench " + spec.database() + " " + spec.pattern().cliName())
                 .set("spark.ui.enabled", "false")
                 .set("spark.streaming.stopGracefullyOnShutdown", "false")
-                // a failed task fails the job (a cluster's default retries it 4 times): a retry would write its
-                // partition's records a second time
-                .set("spark.task.maxFailures", "1")
                 // unthrottled means "as fast as processing keeps up": without backpressure the receivers
                 // would queue records without bound, and the graceful stop would have to process them all
                 .set("spark.streaming.backpressure.enabled", "true")
@@ -66,9 +64,15 @@ public final class SparkJob {
                 // the estimator's floor (100 records/s by default) would queue without bound against a
                 // slower database (27-87 records/s: Cassandra x3 and HBase on the single-node swarm)
                 .set("spark.streaming.backpressure.pid.minRate", "1");
+        new SparkEngine().guaranteeSettings(spec).forEach((key, value) -> {
+            if (key.startsWith("spark.")) {
+                conf.set(key, value);
+            }
+        });
         if (!conf.contains("spark.master")) {
-            // not submitted to a cluster (spark-submit sets the master): everything in this JVM, on loopback
-            conf.setMaster("local[" + threads + "]")
+            // not submitted to a cluster (spark-submit sets the master): everything in this JVM, on loopback;
+            // local[N, F] lets a failed task be tried F times in all, as spark.task.maxFailures does on a cluster
+            conf.setMaster("local[" + threads + "," + conf.get("spark.task.maxFailures") + "]")
                     .set("spark.driver.host", "127.0.0.1")
                     .set("spark.driver.bindAddress", "127.0.0.1");
         }
@@ -86,7 +90,8 @@ public final class SparkJob {
             HashPartitioner byId = new HashPartitioner(spec.parallelism());
             records.mapToPair(record -> new Tuple2<>(record.id(), record))
                     .transformToPair(batch -> batch.partitionBy(byId))
-                    .foreachRDD(batch -> batch.foreachPartition(partition -> process(spec, partition)));
+                    .foreachRDD((batch, time) ->
+                            batch.foreachPartition(partition -> process(spec, time.milliseconds(), partition)));
             context.start();
             JobRuntime runtime = JobRuntime.of(spec);
             runtime.awaitGeneratorsDone();
@@ -111,13 +116,39 @@ public final class SparkJob {
      * Each partition keeps its processing operator (and database session) in its executor's worker
      * across batches. In batch mode the partition's records go in chunks of N, in async mode with at
      * most K calls in flight; either way every call has completed before the partition's task returns.
+     * With exactly-once the partition's writes of the micro-batch are committed with its batch time
+     * when the partition is done (Spark's foreachRDD idiom), and a retried task drops what the failed
+     * attempt wrote, which never reached the database; a batch committed before is skipped.
      */
-    private static void process(ExperimentSpec spec, Iterator<Tuple2<String, TimedRecord>> partition) {
-        ProcessingOperator operator = JobRuntime.of(spec).processingOperator(TaskContext.getPartitionId());
-        while (partition.hasNext()) {
-            operator.accept(partition.next()._2());
+    private static void process(ExperimentSpec spec, long batchTime, Iterator<Tuple2<String, TimedRecord>> partition) {
+        TaskContext task = TaskContext.get();
+        JobRuntime runtime = JobRuntime.of(spec);
+        if (task.attemptNumber() > 0) {
+            runtime.restartedInstance();
         }
-        operator.flush();
+        ProcessingOperator operator = runtime.processingOperator(task.partitionId());
+        try {
+            operator.dropUncommittedWrites();
+            while (partition.hasNext()) {
+                operator.accept(partition.next()._2());
+            }
+            operator.flush();
+            if (spec.guarantee() == Guarantee.EXACTLY_ONCE) {
+                operator.sealEpoch(batchTime);
+                operator.snapshotTaken();
+                operator.commitUpTo(batchTime);
+            } else {
+                operator.snapshotTaken();
+            }
+        } catch (RuntimeException e) {
+            // Spark Streaming goes on with the next micro-batch when one fails for good: the run must end instead
+            int attempts = SparkEngine.taskAttempts(spec);
+            if (task.attemptNumber() + 1 >= attempts) {
+                runtime.fail("the task of partition " + task.partitionId() + " failed"
+                        + (attempts > 1 ? " " + attempts + " times" : "") + ": " + e.getMessage());
+            }
+            throw e;
+        }
     }
 
     /** Generator instance {@code instance} as a Spark receiver. */
