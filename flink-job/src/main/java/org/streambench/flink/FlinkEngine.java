@@ -79,6 +79,8 @@ public final class FlinkEngine implements EngineProvider {
             return settings;
         }
         settings.put("execution.checkpointing.interval", spec.checkpointIntervalMillis() + " ms");
+        // exactly-once's state holds a checkpoint's writes, more than the job manager's 5 MB limit at a high rate
+        settings.put("state.checkpoint-storage", "filesystem");
         settings.put(
                 "execution.checkpointing.mode",
                 spec.guarantee() == Guarantee.EXACTLY_ONCE ? "EXACTLY_ONCE" : "AT_LEAST_ONCE");

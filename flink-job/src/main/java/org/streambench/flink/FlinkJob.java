@@ -1,5 +1,8 @@
 package org.streambench.flink;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -86,7 +89,7 @@ public final class FlinkJob {
      * The local cluster's own listeners (blob server, RPC, shuffle) bind loopback, not every
      * interface; recovery as the spec's guarantee asks ({@link FlinkEngine#guaranteeSettings}).
      */
-    static Configuration configuration(ExperimentSpec spec) {
+    static Configuration configuration(ExperimentSpec spec) throws IOException {
         Configuration config = new Configuration();
         for (String option : new String[] {
             "jobmanager.bind-host",
@@ -101,6 +104,14 @@ public final class FlinkJob {
         // records travel with Flink's own serializers, never the slower Kryo fallback
         config.set(PipelineOptions.GENERIC_TYPES, false);
         new FlinkEngine().guaranteeSettings(spec).forEach(config::setString);
+        if (spec.guarantee().recovers()) {
+            // in the job's temporary folder, which the runner deletes however the run ends
+            config.setString(
+                    "state.checkpoints.dir",
+                    Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "flink-checkpoints-")
+                            .toUri()
+                            .toString());
+        }
         // the local cluster's parts share this JVM: on a starved CPU they answer late, not never
         config.setString("heartbeat.timeout", "300000");
         config.setString("pekko.ask.timeout", "60 s");

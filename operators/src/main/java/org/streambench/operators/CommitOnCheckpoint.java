@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.StoredRecord;
 import org.streambench.generator.SensorRecord;
+import org.streambench.generator.TimedRecord;
 
 /**
  * Exactly-once on a database with transactions ({@link Database#commitsEpochs}): the processing
@@ -118,7 +120,11 @@ final class CommitOnCheckpoint implements Database {
         return counted;
     }
 
-    /** The sealed epochs, for the engine's checkpoint; a BLOB is not kept (it is a function of the key). */
+    /**
+     * The sealed epochs, for the engine's checkpoint: each key's write and the epoch's records per
+     * operation. A BLOB is not kept (it is a function of the key), nor the records' intended times:
+     * the few epochs a restore commits count their records without a latency.
+     */
     byte[] state() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -138,10 +144,12 @@ final class CommitOnCheckpoint implements Database {
                     out.writeDouble(record.double3());
                     out.writeBoolean(write.insert());
                 }
-                out.writeInt(epoch.operations.size());
-                for (int i = 0; i < epoch.operations.size(); i++) {
-                    out.writeUTF(epoch.operations.get(i).name());
-                    out.writeLong(epoch.intendedEpochNanos.get(i));
+                Map<Operation, Integer> counts = new EnumMap<>(Operation.class);
+                epoch.operations.forEach(op -> counts.merge(op, 1, Integer::sum));
+                out.writeInt(counts.size());
+                for (Map.Entry<Operation, Integer> count : counts.entrySet()) {
+                    out.writeUTF(count.getKey().name());
+                    out.writeInt(count.getValue());
                 }
             }
         } catch (IOException e) {
@@ -172,12 +180,16 @@ final class CommitOnCheckpoint implements Database {
                             in.readDouble());
                     epoch.writes.put(record.id(), new Write(record, blobs.forKey(record.id()), in.readBoolean()));
                 }
-                int records = in.readInt();
-                for (int r = 0; r < records; r++) {
-                    epoch.operations.add(Operation.valueOf(in.readUTF()));
-                    epoch.intendedEpochNanos.add(in.readLong());
+                int operations = in.readInt();
+                for (int o = 0; o < operations; o++) {
+                    Operation op = Operation.valueOf(in.readUTF());
+                    int records = in.readInt();
+                    for (int r = 0; r < records; r++) {
+                        epoch.operations.add(op);
+                        epoch.intendedEpochNanos.add(TimedRecord.UNTIMED);
+                    }
+                    metrics.awaitingCommit(records);
                 }
-                metrics.awaitingCommit(records);
                 sealed.put(id, epoch);
             }
         } catch (IOException e) {
