@@ -6,12 +6,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.Guarantee;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.engine.EngineProvider;
 import org.streambench.operators.engine.Settings;
@@ -22,6 +26,15 @@ public final class ApexEngine implements EngineProvider {
 
     static final String MODULE = "apex-app";
     private static final int MASTER_MEMORY_MB = 512;
+
+    /** Apex's streaming window, its default (this class loads no Apex class: the runner reads it without them). */
+    static final int WINDOW_MILLIS = 500;
+
+    /** The streaming windows between two checkpoints that make the spec's checkpoint interval (at least 1). */
+    static int checkpointWindows(ExperimentSpec spec) {
+        long windows = (spec.checkpointIntervalMillis() + WINDOW_MILLIS - 1) / WINDOW_MILLIS;
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, windows));
+    }
 
     /** JDK 17 flags: without them no record flows (netlet's buffer server and Kryo/reflectasm fail). */
     private static final List<String> JVM_FLAGS = List.of(
@@ -61,6 +74,60 @@ public final class ApexEngine implements EngineProvider {
     @Override
     public Map<String, String> defaultSettings() {
         return Map.of("streamLocality", "none", "maxInFlight", "10000", "heartbeatTimeoutMillis", "0");
+    }
+
+    /**
+     * Not at-least-once yet: the job ends when its count of processed records reaches what it
+     * emitted, and a replay's records make the count reach it before the last records are through.
+     */
+    @Override
+    public Set<Guarantee> guarantees() {
+        return EnumSet.of(Guarantee.NONE, Guarantee.EXACTLY_ONCE);
+    }
+
+    @Override
+    public boolean injectsFaults() {
+        return true;
+    }
+
+    /**
+     * Exactly-once skips a window committed before, so a replayed window must hold the same records:
+     * the buffer server replays them so when only the processing operator is deployed again. A stream
+     * inside one container would deploy the generator again too, and its windows would be cut anew.
+     */
+    @Override
+    public void checkGuarantee(Guarantee guarantee, Map<String, String> settings) {
+        if (guarantee == Guarantee.EXACTLY_ONCE
+                && !settings.get("streamLocality").equals("none")) {
+            throw new IllegalArgumentException("--guarantee exactly-once on apex needs streamLocality none: with "
+                    + settings.get("streamLocality") + " a failed processing operator takes the generator with it,"
+                    + " whose replayed windows would hold other records");
+        }
+    }
+
+    /**
+     * Apex's own recovery: operators checkpointed every {@code CHECKPOINT_WINDOW_COUNT} streaming
+     * windows, a failed processing operator deployed again from its last checkpoint and the windows
+     * since replayed to it by the buffer server. Exactly-once commits each window's writes with its
+     * window id, as Malhar's transactionable output operators do. Without a guarantee a redeployment
+     * fails the run.
+     */
+    @Override
+    public Map<String, String> guaranteeSettings(ExperimentSpec spec) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (!spec.guarantee().recovers()) {
+            settings.put("redeployment", "fails the run");
+            return settings;
+        }
+        settings.put("STREAMING_WINDOW_SIZE_MILLIS", Integer.toString(WINDOW_MILLIS));
+        settings.put("CHECKPOINT_WINDOW_COUNT", Integer.toString(checkpointWindows(spec)));
+        settings.put("PROCESSING_MODE", "AT_LEAST_ONCE");
+        if (spec.guarantee() == Guarantee.EXACTLY_ONCE) {
+            settings.put(
+                    "endWindow",
+                    "the window's writes and its id in one transaction; a window committed before is skipped");
+        }
+        return settings;
     }
 
     @Override

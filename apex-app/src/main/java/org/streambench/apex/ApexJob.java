@@ -33,6 +33,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.streambench.generator.TimedRecord;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.GeneratorInstance;
+import org.streambench.operators.Guarantee;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.JobRuntime;
 import org.streambench.operators.ProcessingOperator;
@@ -117,6 +118,10 @@ public final class ApexJob {
             if (heartbeatTimeoutMillis(spec) > 0) {
                 dag.setAttribute(Context.DAGContext.HEARTBEAT_TIMEOUT_MILLIS, heartbeatTimeoutMillis(spec));
             }
+            if (spec.guarantee().recovers()) {
+                dag.setAttribute(Context.DAGContext.STREAMING_WINDOW_SIZE_MILLIS, ApexEngine.WINDOW_MILLIS);
+                dag.setAttribute(Context.DAGContext.CHECKPOINT_WINDOW_COUNT, ApexEngine.checkpointWindows(spec));
+            }
             DAG.StreamMeta stream = dag.addStream("records", generator.output, processing.input);
             String locality = spec.engineSetting("streamLocality", "none");
             if (!locality.equals("none")) {
@@ -139,10 +144,14 @@ public final class ApexJob {
         long maxInFlight;
         private transient GeneratorInstance generator;
 
+        /** A generator deployed again would cut its windows anew: it fails the run, with or without a guarantee. */
         @Override
         public void setup(Context.OperatorContext context) {
             ExperimentSpec experiment = specOf(spec, password);
-            requireFirstDeployment(experiment, context, "generator " + instance);
+            String what = "generator " + instance;
+            if (redeployed(experiment, context, what)) {
+                failRedeployment(experiment, context, what);
+            }
             generator = GeneratorInstance.of(experiment, instance, maxInFlight);
         }
 
@@ -188,6 +197,8 @@ public final class ApexJob {
         String password;
 
         private transient ProcessingOperator operator;
+        private transient Guarantee guarantee;
+        private transient long windowId;
 
         public final transient DefaultInputPort<TimedRecord> input = new DefaultInputPort<>() {
             @Override
@@ -201,17 +212,42 @@ public final class ApexJob {
             }
         };
 
+        /** Deployed again from its checkpoint: with a guarantee, Apex's recovery at work (counted); without one, the run fails. */
         @Override
         public void setup(Context.OperatorContext context) {
             ExperimentSpec experiment = specOf(spec, password);
-            requireFirstDeployment(experiment, context, "processing operator " + context.getId());
-            operator = ProcessingOperator.open(experiment);
+            String what = "processing operator " + context.getId();
+            guarantee = experiment.guarantee();
+            if (redeployed(experiment, context, what)) {
+                if (!guarantee.recovers()) {
+                    failRedeployment(experiment, context, what);
+                }
+                JobRuntime.of(experiment).restartedInstance();
+            }
+            operator = ProcessingOperator.open(experiment, "apex-" + context.getId());
         }
 
-        /** A batch is sent when it is full and at the end of every window (Apex's own linger, 500 ms); calls in flight are awaited there too. */
+        @Override
+        public void beginWindow(long windowId) {
+            this.windowId = windowId;
+        }
+
+        /**
+         * A batch is sent when it is full and at the end of every window (Apex's own linger, 500 ms);
+         * calls in flight are awaited there too. With exactly-once the window's writes are committed
+         * there with its id, as Malhar's transactionable output operators do; a window the buffer
+         * server replays after a redeployment is skipped if its commit got in before.
+         */
         @Override
         public void endWindow() {
             operator.flush();
+            if (guarantee == Guarantee.EXACTLY_ONCE) {
+                operator.sealEpoch(windowId);
+                operator.snapshotTaken();
+                operator.commitUpTo(windowId);
+            } else {
+                operator.snapshotTaken();
+            }
         }
 
         @Override
@@ -223,23 +259,29 @@ public final class ApexJob {
     }
 
     /**
-     * Apex recovers a failed container, or one whose heartbeats came late, by deploying its operators
-     * again from their last checkpoint, and the records since then are processed again (inserted
-     * twice, added twice): the run is then not comparable, and its database errors (a duplicate
-     * key) would blame the database. Such a deployment ends the run at once with the real cause.
+     * Whether Apex deployed the operator again: it recovers a failed container, or one whose
+     * heartbeats came late, by deploying its operators again from their last checkpoint, and the
+     * records since then are processed again (inserted twice, added twice).
      */
-    private static void requireFirstDeployment(ExperimentSpec spec, Context.OperatorContext context, String what) {
-        JobRuntime runtime = JobRuntime.of(spec);
+    private static boolean redeployed(ExperimentSpec spec, Context.OperatorContext context, String what) {
+        Long activation = context.getValue(Context.OperatorContext.ACTIVATION_WINDOW_ID);
+        boolean fromCheckpoint = activation != null && activation != Stateless.WINDOW_ID;
+        return !JobRuntime.of(spec).firstSetup(what) || fromCheckpoint;
+    }
+
+    /**
+     * Without a guarantee, a redeployment leaves a run that is not comparable, and its database
+     * errors (a duplicate key) would blame the database: it ends the run at once with the real cause.
+     */
+    private static void failRedeployment(ExperimentSpec spec, Context.OperatorContext context, String what) {
         Long activation = context.getValue(Context.OperatorContext.ACTIVATION_WINDOW_ID);
         boolean recovered = activation != null && activation != Stateless.WINDOW_ID;
-        if (!runtime.firstSetup(what) || recovered) {
-            String reason =
-                    "apex redeployed the " + what + (recovered ? " from its checkpoint of window " + activation : "")
-                            + " (a container failed or its heartbeats came late, e.g. on a starved CPU): records since its last"
-                            + " checkpoint would be processed twice, so the run is not comparable";
-            runtime.fail(reason);
-            throw new IllegalStateException(reason);
-        }
+        String reason =
+                "apex redeployed the " + what + (recovered ? " from its checkpoint of window " + activation : "")
+                        + " (a container failed or its heartbeats came late, e.g. on a starved CPU): records since its last"
+                        + " checkpoint would be processed twice, so the run is not comparable";
+        JobRuntime.of(spec).fail(reason);
+        throw new IllegalStateException(reason);
     }
 
     /** Apex's heartbeat timeout ({@code heartbeatTimeoutMillis}); 0: no heartbeat monitoring in local mode, Apex's default on YARN. */

@@ -128,7 +128,12 @@ public final class ProcessingOperator implements AutoCloseable {
                 ? () -> {}
                 : () -> {
                     if (runtime.faultDue()) {
-                        throw new Fault.Injected(fault);
+                        Fault.Injected injected = new Fault.Injected(fault);
+                        if (!spec.guarantee().recovers()) {
+                            // the cause, before an engine's own handling of the failure reports a consequence
+                            runtime.fail(injected.getMessage());
+                        }
+                        throw injected;
                     }
                 };
         Runnable noFault = () -> {};

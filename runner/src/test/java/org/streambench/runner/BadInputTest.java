@@ -247,13 +247,13 @@ class BadInputTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "apex|update|--guarantee|at-least-once|--guarantee at-least-once is not built for apex yet; it gives none",
-                "apex|update|--fault|fail-task@1s|--fault is not built for apex yet",
-                "flink|insert|--guarantee|at-least-once|--guarantee at-least-once with --pattern insert is not built"
+                "apex|update|--guarantee|at-least-once|--guarantee at-least-once is not built for apex yet; it gives none,"
+                        + " exactly-once",
+                "spark|insert|--guarantee|at-least-once|--guarantee at-least-once with --pattern insert is not built"
                         + " yet: a replayed insert meets its own row",
                 "flink|mixed|--guarantee|at-least-once|with --pattern mixed is not built yet",
             })
-    void rejectsAGuaranteeOrFaultTheEngineOrPatternDoesNotHave(
+    void rejectsAGuaranteeTheEngineOrPatternDoesNotHave(
             String engine, String pattern, String option, String value, String message) {
         assertRejected(message, "--engine", engine, "--pattern", pattern, "--duration", "5s", option, value);
     }
@@ -263,7 +263,6 @@ class BadInputTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "apex|postgresql|sync|exactly-once|--guarantee exactly-once is not built for apex yet; it gives none",
                 "flink|cassandra|sync|exactly-once|--guarantee exactly-once commits each checkpoint's writes in one"
                         + " transaction with the checkpoint's id, and cassandra has no such transactions here; give a"
                         + " database with them (postgresql, mariadb) or --guarantee at-least-once",
@@ -289,6 +288,19 @@ class BadInputTest {
                 "fail-checkpoint@1s",
                 "--duration",
                 "5s");
+    }
+
+    @Test
+    void rejectsExactlyOnceOnApexWhereTheGeneratorWouldBeDeployedAgain() {
+        assertRejected(
+                "--guarantee exactly-once on apex needs streamLocality none: with container_local a failed processing"
+                        + " operator takes the generator with it",
+                "--engine",
+                "apex",
+                "--engine-setting",
+                "streamLocality=container_local",
+                "--guarantee",
+                "exactly-once");
     }
 
     @Test

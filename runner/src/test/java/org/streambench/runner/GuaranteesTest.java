@@ -108,20 +108,26 @@ class GuaranteesTest {
     }
 
     /**
-     * Spark retries a failed task on the micro-batch's stored blocks. The task fails once its
-     * partition's records are processed, before the micro-batch ends (fail-checkpoint): with
-     * at-least-once they were written, and the retry applies them twice, counted; with exactly-once
-     * they are committed with the batch time only when the partition is done, so nothing is applied twice.
+     * Spark retries a failed task on the micro-batch's stored blocks; Apex deploys a failed
+     * operator again from its checkpoint, and the buffer server replays the windows since. The
+     * task fails once its records of a micro-batch or window are processed, before they are
+     * committed (fail-checkpoint): with at-least-once (Spark) they were written, and the replay
+     * applies them twice, counted; with exactly-once they are committed with the micro-batch's time
+     * or the window's id only then, and a replayed one committed before is skipped: nothing applied twice.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"at-least-once", "exactly-once"})
-    void sparkRetriesAFailedTaskAndTheAuditSaysWhatTheGuaranteePromises(String guarantee, @TempDir Path tmp)
-            throws Exception {
-        CliResult run = run(tmp, "spark", "postgresql", "sync", guarantee, "fail-checkpoint@2s", "update");
+    @CsvSource({
+        "spark, at-least-once, spark.task.maxFailures, 4",
+        "spark, exactly-once, spark.task.maxFailures, 4",
+        "apex, exactly-once, CHECKPOINT_WINDOW_COUNT, 1"
+    })
+    void sparkAndApexRecoverAFailedTaskAndTheAuditSaysWhatTheGuaranteePromises(
+            String engine, String guarantee, String setting, String value, @TempDir Path tmp) throws Exception {
+        CliResult run = run(tmp, engine, "postgresql", "sync", guarantee, "fail-checkpoint@2s", "update");
         assertEquals(0, run.code(), run.toString());
         Map<String, Object> json = ResultFiles.read(tmp.resolve("run"));
         Map<String, Object> recovery = EndToEndTest.map(json, "recovery");
-        assertEquals("4", EndToEndTest.map(recovery, "engineSettings").get("spark.task.maxFailures"));
+        assertEquals(value, EndToEndTest.map(recovery, "engineSettings").get(setting), recovery.toString());
         assertTrue(((Number) recovery.get("restartedInstances")).longValue() >= 1, recovery.toString());
         Map<String, Object> audit = EndToEndTest.map(recovery, "audit");
         long duplicates = ((Number) audit.get("duplicates")).longValue();
@@ -155,9 +161,9 @@ class GuaranteesTest {
         return keys.size();
     }
 
-    /** Spark Streaming would go on with the next micro-batch after a failed one: the job ends the run instead. */
+    /** Spark Streaming would go on with the next micro-batch after a failed one, Apex would redeploy: the run ends instead. */
     @ParameterizedTest
-    @ValueSource(strings = {"flink", "spark"})
+    @ValueSource(strings = {"flink", "spark", "apex"})
     void withoutAGuaranteeTheFaultFailsTheRunWithItsCause(String engine, @TempDir Path tmp) throws Exception {
         CliResult run = run(tmp, engine, "postgresql", "sync", "none", "fail-task@2s", "update");
         assertEquals(1, run.code(), run.toString());

@@ -64,6 +64,13 @@ public interface EngineProvider {
         return EnumSet.of(Guarantee.NONE);
     }
 
+    /**
+     * Checks that {@code guarantee}, one of {@link #guarantees}, holds with the engine's
+     * {@code settings} before anything starts; throws {@link IllegalArgumentException} with a
+     * one-line message for the user.
+     */
+    default void checkGuarantee(Guarantee guarantee, Map<String, String> settings) {}
+
     /** Whether the engine's job injects the spec's {@code --fault}; a fault is refused for an engine that does not. */
     default boolean injectsFaults() {
         return false;

@@ -275,6 +275,11 @@ public final class ExperimentOptions {
                 : Inputs.positiveLong("--records", records, "; leave --records out for a run timed by --duration");
         int token = runToken == null ? RUN_TOKEN_UNSET : runToken(runToken);
         Guarantee parsedGuarantee = guarantee(parsedEngine, parsedPattern);
+        try {
+            parsedEngine.checkGuarantee(parsedGuarantee, engineOptions);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
         long interval = Inputs.millis("--checkpoint-interval", checkpointInterval);
         if (interval < MIN_CHECKPOINT_INTERVAL_MILLIS) {
             throw new UserError("--checkpoint-interval '" + checkpointInterval + "' is shorter than "
