@@ -134,14 +134,7 @@ final class CommitOnCheckpoint implements Database {
                 out.writeLong(entry.getKey());
                 out.writeInt(epoch.writes.size());
                 for (Write write : epoch.writes.values()) {
-                    SensorRecord record = write.record();
-                    out.writeUTF(record.id());
-                    out.writeInt(record.int1());
-                    out.writeInt(record.int2());
-                    out.writeInt(record.int3());
-                    out.writeDouble(record.double1());
-                    out.writeDouble(record.double2());
-                    out.writeDouble(record.double3());
+                    TimedRecord.of(write.record(), TimedRecord.UNTIMED).writeTo(out);
                     out.writeBoolean(write.insert());
                 }
                 Map<Operation, Integer> counts = new EnumMap<>(Operation.class);
@@ -170,14 +163,7 @@ final class CommitOnCheckpoint implements Database {
                 long id = in.readLong();
                 int writes = in.readInt();
                 for (int w = 0; w < writes; w++) {
-                    SensorRecord record = new SensorRecord(
-                            in.readUTF(),
-                            in.readInt(),
-                            in.readInt(),
-                            in.readInt(),
-                            in.readDouble(),
-                            in.readDouble(),
-                            in.readDouble());
+                    SensorRecord record = TimedRecord.readFrom(in).record();
                     epoch.writes.put(record.id(), new Write(record, blobs.forKey(record.id()), in.readBoolean()));
                 }
                 int operations = in.readInt();
@@ -213,10 +199,16 @@ final class CommitOnCheckpoint implements Database {
         return null;
     }
 
+    /** The latest write of {@code id} not committed yet, as a read would return it; empty if there is none. */
+    Optional<StoredRecord> ownWrite(String id) {
+        Write write = pending(id);
+        return write != null ? Optional.of(new StoredRecord(write.record(), write.blob())) : Optional.empty();
+    }
+
     @Override
     public Optional<StoredRecord> read(String id) {
-        Write write = pending(id);
-        return write != null ? Optional.of(new StoredRecord(write.record(), write.blob())) : database.read(id);
+        Optional<StoredRecord> own = ownWrite(id);
+        return own.isPresent() ? own : database.read(id);
     }
 
     @Override

@@ -530,7 +530,14 @@ public final class ProcessingOperator implements AutoCloseable {
         }
     }
 
+    /** A read of the database, timed; with exactly-once a key's own write not committed yet is read instead, untimed. */
     private Optional<StoredRecord> timedRead(String id) {
+        if (commits != null) {
+            Optional<StoredRecord> own = commits.ownWrite(id);
+            if (own.isPresent()) {
+                return own;
+            }
+        }
         long start = System.nanoTime();
         Optional<StoredRecord> found;
         try {

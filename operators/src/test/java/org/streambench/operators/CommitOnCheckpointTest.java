@@ -4,16 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
-import org.streambench.db.Database;
-import org.streambench.db.DatabaseException;
-import org.streambench.db.DatabaseSettings;
+import org.streambench.db.InMemoryDatabase;
 import org.streambench.db.StoredRecord;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.SensorRecord;
@@ -36,7 +31,7 @@ class CommitOnCheckpointTest {
 
     /** Key a stored before the run, as an update run's prefill stores it. */
     private void prefillA() {
-        database.rows.put(A1.id(), new StoredRecord(new SensorRecord(A1.id(), 0, 0, 0, 0, 0, 0), new byte[16]));
+        database.rows().put(A1.id(), new StoredRecord(new SensorRecord(A1.id(), 0, 0, 0, 0, 0, 0), new byte[16]));
     }
 
     @Test
@@ -46,7 +41,7 @@ class CommitOnCheckpointTest {
         buffer.update(A1, BLOBS.forKey(A1.id()));
         buffer.processed(Operation.UPDATE, 1);
         assertEquals(A1, buffer.read(A1.id()).orElseThrow().record(), "a read sees the write not committed yet");
-        assertEquals(0, database.rows.get(A1.id()).record().int1(), "the database still holds the prefill");
+        assertEquals(0, database.rows().get(A1.id()).record().int1(), "the database still holds the prefill");
         assertEquals(0, metrics.processedCount(Operation.UPDATE), "counted when committed");
         assertEquals(1, metrics.awaitingCommitCount(), "taken by the operator: the generators' credit frees it");
 
@@ -65,15 +60,15 @@ class CommitOnCheckpointTest {
                                 Map::putAll));
 
         assertEquals(1, buffer.commitUpTo(1));
-        assertEquals(A1, database.rows.get(A1.id()).record(), "only checkpoint 1 is committed");
-        assertFalse(database.rows.containsKey(B1.id()));
+        assertEquals(A1, database.rows().get(A1.id()).record(), "only checkpoint 1 is committed");
+        assertFalse(database.rows().containsKey(B1.id()));
         assertEquals(A2, buffer.read(A1.id()).orElseThrow().record(), "checkpoint 2's write is still seen first");
         assertEquals(1, metrics.processedCount(Operation.UPDATE));
 
         assertEquals(2, buffer.commitUpTo(2));
-        assertEquals(A2, database.rows.get(A1.id()).record());
-        assertArrayEquals(BLOBS.forKey(B1.id()), database.rows.get(B1.id()).blob());
-        assertEquals(List.of(1L, 2L), database.commits);
+        assertEquals(A2, database.rows().get(A1.id()).record());
+        assertArrayEquals(BLOBS.forKey(B1.id()), database.rows().get(B1.id()).blob());
+        assertEquals(List.of(1L, 2L), database.commits());
         assertEquals(0, buffer.commitUpTo(2), "nothing left");
         assertEquals(0, metrics.awaitingCommitCount());
         assertEquals(2, metrics.processedCount(Operation.UPDATE));
@@ -90,8 +85,8 @@ class CommitOnCheckpointTest {
         buffer.processed(Operation.UPDATE, 2);
         buffer.seal(2);
         assertEquals(2, buffer.commitUpTo(5), "a missed notification is covered by the next one");
-        assertEquals(A2, database.rows.get(A1.id()).record());
-        assertEquals(List.of(5L), database.commits);
+        assertEquals(A2, database.rows().get(A1.id()).record());
+        assertEquals(List.of(5L), database.commits());
     }
 
     /**
@@ -114,85 +109,14 @@ class CommitOnCheckpointTest {
 
         CommitOnCheckpoint restored = buffer();
         assertEquals(1, restored.restore(3, checkpoint3), "its commit never got in: committed on restore");
-        assertEquals(A1, database.rows.get(A1.id()).record());
-        assertArrayEquals(BLOBS.forKey(A1.id()), database.rows.get(A1.id()).blob(), "the BLOB is made again");
+        assertEquals(A1, database.rows().get(A1.id()).record());
+        assertArrayEquals(BLOBS.forKey(A1.id()), database.rows().get(A1.id()).blob(), "the BLOB is made again");
 
         CommitOnCheckpoint again = buffer();
         assertEquals(0, again.restore(3, checkpoint3), "a second restore of the same checkpoint adds nothing");
-        assertEquals(List.of(3L), database.commits);
+        assertEquals(List.of(3L), database.commits());
         assertEquals(1, metrics.processedCount(Operation.UPDATE));
         assertEquals(0, metrics.awaitingCommitCount());
         assertEquals(A1, again.read(A1.id()).orElseThrow().record(), "reads now go to the database");
-    }
-
-    /** Rows and each sink's last epoch, committed together as {@link Database#commitEpoch} promises. */
-    private static final class InMemoryDatabase implements Database {
-        final Map<String, StoredRecord> rows = new HashMap<>();
-        final List<Long> commits = new ArrayList<>();
-        private final Map<String, Long> epochs = new HashMap<>();
-
-        @Override
-        public boolean commitsEpochs() {
-            return true;
-        }
-
-        @Override
-        public boolean commitEpoch(String sink, long epoch, List<Write> writes) {
-            if (epochs.getOrDefault(sink, -1L) >= epoch) {
-                return false;
-            }
-            for (Write write : writes) {
-                if (write.insert() == rows.containsKey(write.record().id())) {
-                    throw new DatabaseException((write.insert() ? "duplicate " : "missing ")
-                            + write.record().id());
-                }
-                rows.put(write.record().id(), new StoredRecord(write.record(), write.blob()));
-            }
-            epochs.put(sink, epoch);
-            commits.add(epoch);
-            return true;
-        }
-
-        @Override
-        public Optional<StoredRecord> read(String id) {
-            return Optional.ofNullable(rows.get(id));
-        }
-
-        @Override
-        public void insert(SensorRecord record, byte[] blob) {
-            throw new AssertionError("exactly-once writes only through commitEpoch");
-        }
-
-        @Override
-        public void update(SensorRecord record, byte[] blob) {
-            throw new AssertionError("exactly-once writes only through commitEpoch");
-        }
-
-        @Override
-        public void open(DatabaseSettings settings) {}
-
-        @Override
-        public void resetSchema() {}
-
-        @Override
-        public void prefill(long count, LongFunction<SensorRecord> recordAt, LongFunction<byte[]> blobAt) {}
-
-        @Override
-        public long countRows() {
-            return rows.size();
-        }
-
-        @Override
-        public long countBlobsNotOfLength(int length) {
-            return 0;
-        }
-
-        @Override
-        public String serverVersion() {
-            return "in memory";
-        }
-
-        @Override
-        public void close() {}
     }
 }

@@ -4,14 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
-import org.streambench.db.Database;
-import org.streambench.db.DatabaseSettings;
+import org.streambench.db.InMemoryDatabase;
 import org.streambench.db.StoredRecord;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
@@ -76,8 +72,8 @@ class RecoveryAuditTest {
     void aValueNoReplayExplainsIsAWrongKeyAndNamed() {
         Applied applied = new Applied().applyAll();
         String id = Keys.existing(7);
-        SensorRecord stored = applied.rows.get(id);
-        applied.rows.put(id, new SensorRecord(id, stored.int1() + 100_000, stored.int2(), stored.int3(), 0, 0, 0));
+        SensorRecord stored = applied.stored(id);
+        applied.store(new SensorRecord(id, stored.int1() + 100_000, stored.int2(), stored.int3(), 0, 0, 0));
         Audit audit = audit(applied);
         assertEquals(1, audit.unexplainedKeys(), audit.toString());
         assertTrue(
@@ -88,7 +84,7 @@ class RecoveryAuditTest {
     @Test
     void aMissingKeyIsWrong() {
         Applied applied = new Applied().applyAll();
-        applied.rows.remove(Keys.existing(3));
+        applied.rows().remove(Keys.existing(3));
         Audit audit = audit(applied);
         assertEquals(1, audit.unexplainedKeys(), audit.toString());
         assertEquals(Keys.existing(3) + " is missing", audit.details().get(0));
@@ -99,13 +95,12 @@ class RecoveryAuditTest {
     }
 
     /** A database holding the prefill and whatever records a test applies to it, read-add-write. */
-    private static final class Applied implements Database {
-        private final Map<String, SensorRecord> rows = new HashMap<>();
+    private static final class Applied extends InMemoryDatabase {
+        private static final byte[] BLOB = new byte[1];
 
         Applied() {
             for (long index = 0; index < KEYS; index++) {
-                SensorRecord prefill = RecordGenerator.prefill(index);
-                rows.put(prefill.id(), prefill);
+                store(RecordGenerator.prefill(index));
             }
         }
 
@@ -118,73 +113,35 @@ class RecoveryAuditTest {
         Applied applyAgain(int instance, long from, long to) {
             for (long seq = from; seq < to; seq++) {
                 SensorRecord record = generator(instance).record(seq);
-                rows.merge(record.id(), record, SensorRecord::plus);
+                store(stored(record.id()).plus(record));
             }
             return this;
         }
 
         void unapply(int instance, long seq) {
             SensorRecord record = generator(instance).record(seq);
-            SensorRecord stored = rows.get(record.id());
-            rows.put(
+            SensorRecord stored = stored(record.id());
+            store(new SensorRecord(
                     record.id(),
-                    new SensorRecord(
-                            record.id(),
-                            stored.int1() - record.int1(),
-                            stored.int2() - record.int2(),
-                            stored.int3() - record.int3(),
-                            stored.double1() - record.double1(),
-                            stored.double2() - record.double2(),
-                            stored.double3() - record.double3()));
+                    stored.int1() - record.int1(),
+                    stored.int2() - record.int2(),
+                    stored.int3() - record.int3(),
+                    stored.double1() - record.double1(),
+                    stored.double2() - record.double2(),
+                    stored.double3() - record.double3()));
+        }
+
+        SensorRecord stored(String id) {
+            return rows().get(id).record();
+        }
+
+        void store(SensorRecord record) {
+            rows().put(record.id(), new StoredRecord(record, BLOB));
         }
 
         private static RecordGenerator generator(int instance) {
             return new RecordGenerator(SPEC.seed(), SPEC.pattern(), SPEC.keys(), SPEC.runToken(), instance);
         }
-
-        @Override
-        public Optional<StoredRecord> read(String id) {
-            return Optional.ofNullable(rows.get(id)).map(record -> new StoredRecord(record, new byte[1]));
-        }
-
-        @Override
-        public void open(DatabaseSettings settings) {}
-
-        @Override
-        public void resetSchema() {}
-
-        @Override
-        public void prefill(long count, LongFunction<SensorRecord> recordAt, LongFunction<byte[]> blobAt) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void insert(SensorRecord record, byte[] blob) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void update(SensorRecord record, byte[] blob) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long countRows() {
-            return rows.size();
-        }
-
-        @Override
-        public long countBlobsNotOfLength(int length) {
-            return 0;
-        }
-
-        @Override
-        public String serverVersion() {
-            return "in memory";
-        }
-
-        @Override
-        public void close() {}
     }
 
     @Test
