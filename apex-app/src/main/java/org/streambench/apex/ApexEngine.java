@@ -109,24 +109,18 @@ public final class ApexEngine implements EngineProvider {
      * Apex's own recovery: operators checkpointed every {@code CHECKPOINT_WINDOW_COUNT} streaming
      * windows, a failed processing operator deployed again from its last checkpoint and the windows
      * since replayed to it by the buffer server. Exactly-once commits each window's writes with its
-     * window id, as Malhar's transactionable output operators do. Without a guarantee a redeployment
-     * fails the run.
+     * window id, as Malhar's transactionable output operators do (ApexJob), which takes no attribute
+     * of Apex's. Without a guarantee a redeployment fails the run, and no attribute changes.
      */
     @Override
     public Map<String, String> guaranteeSettings(ExperimentSpec spec) {
-        Map<String, String> settings = new LinkedHashMap<>();
         if (!spec.guarantee().recovers()) {
-            settings.put("redeployment", "fails the run");
-            return settings;
+            return Map.of();
         }
+        Map<String, String> settings = new LinkedHashMap<>();
         settings.put("STREAMING_WINDOW_SIZE_MILLIS", Integer.toString(WINDOW_MILLIS));
         settings.put("CHECKPOINT_WINDOW_COUNT", Integer.toString(checkpointWindows(spec)));
         settings.put("PROCESSING_MODE", "AT_LEAST_ONCE");
-        if (spec.guarantee() == Guarantee.EXACTLY_ONCE) {
-            settings.put(
-                    "endWindow",
-                    "the window's writes and its id in one transaction; a window committed before is skipped");
-        }
         return settings;
     }
 

@@ -103,10 +103,6 @@ public final class ProcessingOperator implements AutoCloseable {
         return open(JobRuntime.of(spec), instance);
     }
 
-    static ProcessingOperator open(JobRuntime runtime) {
-        return open(runtime, null);
-    }
-
     static ProcessingOperator open(JobRuntime runtime, String instance) {
         ExperimentSpec spec = runtime.spec();
         Database database;

@@ -3,7 +3,6 @@ package org.streambench.spark;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -100,18 +99,12 @@ public final class SparkEngine implements EngineProvider {
      * Spark's own recovery from a failed task: it runs the task again on the batch's stored blocks
      * (4 attempts, a cluster's default); without a guarantee a failed task fails the job, as its retry
      * would write its partition's records a second time. Exactly-once commits each partition's
-     * micro-batch with its batch time. There is no checkpoint to time: a micro-batch is the unit.
+     * micro-batch with its batch time (SparkJob), which takes no setting of Spark's. There is no
+     * checkpoint to time: a micro-batch is the unit.
      */
     @Override
     public Map<String, String> guaranteeSettings(ExperimentSpec spec) {
-        Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("spark.task.maxFailures", Integer.toString(taskAttempts(spec)));
-        if (spec.guarantee() == Guarantee.EXACTLY_ONCE) {
-            settings.put(
-                    "foreachRDD",
-                    "each partition's writes and its batch time in one transaction; a batch time committed before is skipped");
-        }
-        return settings;
+        return Map.of("spark.task.maxFailures", Integer.toString(taskAttempts(spec)));
     }
 
     /** How often Spark runs a task before the job fails: once without a guarantee, a cluster's default 4 with one. */

@@ -64,11 +64,7 @@ public final class SparkJob {
                 // the estimator's floor (100 records/s by default) would queue without bound against a
                 // slower database (27-87 records/s: Cassandra x3 and HBase on the single-node swarm)
                 .set("spark.streaming.backpressure.pid.minRate", "1");
-        new SparkEngine().guaranteeSettings(spec).forEach((key, value) -> {
-            if (key.startsWith("spark.")) {
-                conf.set(key, value);
-            }
-        });
+        new SparkEngine().guaranteeSettings(spec).forEach(conf::set);
         if (!conf.contains("spark.master")) {
             // not submitted to a cluster (spark-submit sets the master): everything in this JVM, on loopback;
             // local[N, F] lets a failed task be tried F times in all, as spark.task.maxFailures does on a cluster

@@ -11,7 +11,9 @@ import org.streambench.generator.SensorRecord;
 /**
  * A database in a map, for unit tests of what calls a connector: rows by id, the calls as
  * {@link DatabaseContract} holds a connector to them (a duplicate insert or an update of a missing
- * key fails), and epoch commits. Not a connector: it is gone when the test ends.
+ * key fails), and epoch commits. Not a connector, and never a stand-in for a database under test:
+ * connectors are held to the contract on their real servers, and the runs that use these calls
+ * (GuaranteesTest) run against real servers too.
  */
 public class InMemoryDatabase implements Database {
 
