@@ -157,10 +157,10 @@ public final class ApexJob {
 
         @Override
         public void emitTuples() {
-            if (generator.awaitingStart()) {
-                return; // Apex idles the operator briefly and asks again
-            }
             for (int i = 0; i < PER_CALL; i++) {
+                if (generator.heldBack()) {
+                    return; // Apex idles the operator briefly, ends its window if one is due, and asks again
+                }
                 TimedRecord record = generator.next();
                 if (record == null) {
                     return;

@@ -1,6 +1,8 @@
 package org.streambench.operators;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.ExecutorService;
@@ -53,6 +55,27 @@ class InFlightBoundTest {
                 runtime.metrics().processed(Operation.INSERT, TimedRecord.UNTIMED);
             }
             assertTrue(generator.nanosUntilDue() <= 0, "still told to wait with nothing in flight");
+        }
+    }
+
+    @Test
+    @Timeout(value = 10, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // blocking in next() would hang here
+    void anApexInputOperatorIsToldItIsHeldBackAtTheBoundAndNoLongerOnceTheJobStops() throws Exception {
+        ExperimentSpec spec = spec();
+        try (JobRuntime runtime = JobRuntime.start(spec)) {
+            GeneratorInstance generator = GeneratorInstance.of(spec, 0, MAX_IN_FLIGHT);
+            long emitted = 0;
+            while (!generator.heldBack()) {
+                assertNotNull(generator.next());
+                emitted++;
+                assertTrue(emitted <= 500 + CHECK_EVERY, emitted + " emitted while none was processed");
+            }
+            assertTrue(emitted >= 500, "held back after " + emitted);
+            runtime.metrics().processed(Operation.INSERT, TimedRecord.UNTIMED);
+            assertTrue(generator.heldBack(), "one record processed: still at the bound");
+            runtime.requestStop();
+            assertFalse(generator.heldBack(), "a stopping job must reach next(), which ends the instance");
+            assertNull(generator.next());
         }
     }
 
