@@ -29,9 +29,11 @@ public record MatrixJournal(
      * The journal layout this code writes and reads: 2 added the access-mode axis (plan.accesses,
      * each cell's access; a layout 1 journal reads as a matrix of sync cells); 3 stores the settings
      * by name and the first cell's spec instead of command-line arguments (a layout 1 or 2 journal's
-     * arguments are read as settings and written back in layout 3).
+     * arguments are read as settings and written back in layout 3); 4 added the guarantee axis
+     * (plan.guarantees and plan.checkpointIntervals, each cell's guarantee and checkpointInterval;
+     * an older journal reads as a matrix without guarantees).
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     public MatrixJournal {
         if (version == 0) { // a journal without it: written before it was introduced, in layout 1
@@ -41,7 +43,9 @@ public record MatrixJournal(
 
     /**
      * The axes and repetitions; {@code shuffleSeed} null for the fixed order; {@code accesses} the
-     * access modes (null in a journal written before the axis existed: sync only).
+     * access modes (null in a journal written before the axis existed: sync only); {@code guarantees}
+     * and {@code checkpointIntervals} as {@code --guarantees} and {@code --checkpoint-intervals}
+     * take them (null before layout 4: none only).
      */
     public record Plan(
             List<String> engines,
@@ -50,14 +54,18 @@ public record MatrixJournal(
             List<Integer> blobs,
             int repetitions,
             Long shuffleSeed,
-            List<String> accesses) {}
+            List<String> accesses,
+            List<String> guarantees,
+            List<String> checkpointIntervals) {}
 
     /**
      * One planned experiment and how it went. {@code state}: pending, running (from just before its
      * run starts until its result is in), ok or failed (with its {@code reason});
      * {@code measuredSeconds}: warm-up plus measured window; {@code overheadSeconds}: the rest of
      * its wall time; {@code phaseSeconds}: where that went, phase by phase; {@code access} its access
-     * mode (null in a journal written before the access axis existed: sync).
+     * mode (null in a journal written before the access axis existed: sync); {@code guarantee} and
+     * {@code checkpointInterval} its guarantee and interval (null before layout 4: none; the
+     * interval null for none).
      */
     public record CellEntry(
             String id,
@@ -75,5 +83,7 @@ public record MatrixJournal(
             Double overheadSeconds,
             Double throughput,
             Map<String, Double> phaseSeconds,
-            String access) {}
+            String access,
+            String guarantee,
+            String checkpointInterval) {}
 }

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.streambench.model.MatrixJournal;
 import org.streambench.model.RunDocument;
 import org.streambench.runner.matrix.Journal;
 
@@ -94,7 +95,9 @@ class MatrixResumeTest {
         journal.migrate(settingsOfTheOldJournal(), specWithKeys(4000));
         journal.save();
         String written = Files.readString(dir.resolve(Journal.FILE));
-        assertTrue(written.contains("\"version\" : 3") && written.contains("\"keys\" : \"2000\""), written);
+        assertTrue(
+                written.contains("\"version\" : " + MatrixJournal.VERSION) && written.contains("\"keys\" : \"2000\""),
+                written);
         assertFalse(written.contains("\"options\""), "layout 3 stores settings, not arguments: " + written);
 
         CliResult run = CliResult.bench("matrix", "--resume", dir.toString(), "--dry-run");

@@ -286,6 +286,38 @@ class MatrixTest {
     }
 
     @Test
+    void aGuaranteeAxisLeavesOutTheCellsThatCannotGiveTheirGuaranteeAndSaysWhy(@TempDir Path tmp) {
+        Path out = tmp.resolve("matrix");
+        CliResult run = CliResult.bench(
+                "matrix",
+                "--dry-run",
+                "--engines",
+                "flink,apex",
+                "--databases",
+                "postgresql,cassandra",
+                "--patterns",
+                "update",
+                "--blobs",
+                "1",
+                "--guarantees",
+                "none,exactly-once,at-least-once",
+                "--checkpoint-intervals",
+                "1s,10s",
+                "--out",
+                out.toString());
+        assertEquals(0, run.code(), run.toString());
+        // 4 without a guarantee; exactly-once on postgresql only (flink, apex), at-least-once on flink only
+        assertTrue(run.out().contains("left out 8 of 20 cells"), run.out());
+        assertTrue(run.out().contains("4 x --guarantee at-least-once is not built for apex"), run.out());
+        assertTrue(run.out().contains("cassandra has no such transactions here"), run.out());
+        assertTrue(run.out().contains("12 experiments"), run.out());
+        assertTrue(run.out().contains("apex/postgresql/update/1/exactly-once-10s/rep-1"), run.out());
+        assertTrue(run.out().contains("flink/cassandra/update/1/at-least-once-1s/rep-1"), run.out());
+        assertFalse(run.out().contains("apex/cassandra/update/1/exactly-once"), run.out());
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
     void badInputIsOneLineAndWritesNothing(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("matrix");
         assertBad(out, "unknown engine 'storm'", "matrix", "--engines", "flink,storm", "--out", out.toString());
@@ -303,6 +335,35 @@ class MatrixTest {
         assertBad(
                 out, "takes --engines (a list), not --engine", "matrix", "--engine", "flink", "--out", out.toString());
         assertBad(out, "--retry-failed goes with --resume", "matrix", "--retry-failed", "--out", out.toString());
+        assertBad(
+                out,
+                "takes --guarantees (a list), not --guarantee",
+                "matrix",
+                "--guarantee",
+                "exactly-once",
+                "--out",
+                out.toString());
+        assertBad(
+                out,
+                "--checkpoint-intervals goes with a guarantee that checkpoints",
+                "matrix",
+                "--checkpoint-intervals",
+                "1s,10s",
+                "--out",
+                out.toString());
+        assertBad(
+                out, "--guarantees 'twice' must be one of", "matrix", "--guarantees", "twice", "--out", out.toString());
+        assertBad(
+                out,
+                "no cell of the matrix can run its guarantee: --guarantee exactly-once commits",
+                "matrix",
+                "--guarantees",
+                "exactly-once",
+                "--databases",
+                "cassandra",
+                "--out",
+                out.toString());
+
         assertBad(out, "is not a matrix folder", "matrix", "--resume", tmp.toString());
 
         Path newer = Files.createDirectories(tmp.resolve("newer"));

@@ -20,6 +20,7 @@ import org.streambench.model.CapacityDocument;
 import org.streambench.model.RunDocument;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.Guarantee;
 import org.streambench.runner.capacity.CapacityRun;
 import org.streambench.runner.capacity.CapacitySearch;
 import org.streambench.runner.ceiling.MatrixCeilings;
@@ -126,6 +127,23 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             description = "Access modes, separated by ';' (each as --access takes it: sync, batch:N[,linger=20ms],"
                     + " async:K), e.g. 'sync;batch:100;async:16' (default: sync, as the study).")
     List<String> accesses;
+
+    @Option(
+            names = "--guarantees",
+            split = ",",
+            paramLabel = "LIST",
+            description = "Processing guarantees, each as --guarantee takes it: none, at-least-once, exactly-once"
+                    + " (default: none, as the study). A cell whose engine or database cannot give its guarantee is"
+                    + " left out, and the plan says which and why.")
+    List<String> guarantees;
+
+    @Option(
+            names = "--checkpoint-intervals",
+            split = ",",
+            paramLabel = "LIST",
+            description = "Checkpoint intervals of the cells with a guarantee, e.g. 1s,10s (default: 1s); the"
+                    + " guarantee none takes no checkpoints, so it makes one cell.")
+    List<String> checkpointIntervals;
 
     @Option(
             names = "--repetitions",
@@ -239,7 +257,11 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             "--blob",
             "--blobs",
             "--access",
-            "--accesses");
+            "--accesses",
+            "--guarantee",
+            "--guarantees",
+            "--checkpoint-interval",
+            "--checkpoint-intervals");
     /** What may be given again with --resume. */
     private static final List<String> RESUME_OPTIONS =
             List.of("--resume", "--retry-failed", "--dry-run", "--monitor", "--db-password", "--db-password-file");
@@ -278,20 +300,21 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             throw new UserError("--time-budget sizes single runs; bound --capacity's searches with --max-steps and"
                     + " --max-time");
         }
+        List<Cell> cells = cellsThatCanRun(plan, console);
         if (timeBudget != null) {
-            fitInto(timeBudget, plan.cells().size(), console);
+            fitInto(timeBudget, cells.size(), console);
         }
-        List<ExperimentSpec> specs = checkCells(plan.cells());
+        List<ExperimentSpec> specs = checkCells(cells);
         Path dir = out != null ? out : RunCommand.defaultResultDir("matrix");
         if (dryRun) {
-            printPlan(console, plan, plan.cells(), specs, null);
+            printPlan(console, plan, cells, specs, null);
             return 0;
         }
         RunCommand.requireUsable(dir);
         job.checkMonitor();
         try (ResultFolder claimed = ResultFolder.claimEmpty(dir, "--out")) {
-            Journal journal = Journal.create(dir, plan, storedSettings(), ResultFiles.spec(specs.get(0)));
-            console.println("matrix of " + plan.cells().size() + " experiments -> " + dir
+            Journal journal = Journal.create(dir, plan, cells, storedSettings(), ResultFiles.spec(specs.get(0)));
+            console.println("matrix of " + cells.size() + " experiments -> " + dir
                     + " (resume with: ./bench matrix --resume " + dir + ")");
             return execute(journal, console);
         }
@@ -437,7 +460,73 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 })
                 .distinct()
                 .toList();
-        return new MatrixPlan(engineAxis, databaseAxis, patternAxis, blobAxis, runs, seed, accessAxis);
+        List<String> guaranteeAxis = axis("--guarantees", guarantees, List.of(Cell.NO_GUARANTEE)).stream()
+                .map(guarantee -> {
+                    try {
+                        return Guarantee.parse(guarantee).cliName();
+                    } catch (IllegalArgumentException e) {
+                        throw new UserError(e.getMessage().replace("--guarantee ", "--guarantees "));
+                    }
+                })
+                .distinct()
+                .toList();
+        List<String> intervalAxis =
+                axis("--checkpoint-intervals", checkpointIntervals, List.of(experiment.checkpointInterval));
+        if (checkpointIntervals != null && guaranteeAxis.stream().allMatch(Cell.NO_GUARANTEE::equals)) {
+            throw new UserError("--checkpoint-intervals goes with a guarantee that checkpoints; add --guarantees"
+                    + " at-least-once or exactly-once");
+        }
+        return new MatrixPlan(
+                engineAxis, databaseAxis, patternAxis, blobAxis, runs, seed, accessAxis, guaranteeAxis, intervalAxis);
+    }
+
+    /**
+     * The plan's cells less those whose engine, database, pattern or access mode cannot give the
+     * cell's guarantee (e.g. exactly-once on a database without transactions), which the console
+     * lists by reason; refused when no cell is left. A cell that is refused without its guarantee
+     * too is refused with the whole matrix, as any bad input.
+     */
+    private List<Cell> cellsThatCanRun(MatrixPlan plan, PrintWriter console) {
+        List<Cell> cells = new ArrayList<>();
+        Map<String, Integer> leftOut = new LinkedHashMap<>();
+        for (Cell cell : plan.cells()) {
+            if (cell.guarantee().equals(Cell.NO_GUARANTEE)) {
+                cells.add(cell);
+                continue;
+            }
+            specOf(withoutGuarantee(cell));
+            try {
+                specOf(cell);
+                cells.add(cell);
+            } catch (UserError refused) {
+                leftOut.merge(refused.getMessage(), 1, Integer::sum);
+            }
+        }
+        if (cells.isEmpty()) {
+            throw new UserError("no cell of the matrix can run its guarantee: "
+                    + leftOut.keySet().iterator().next());
+        }
+        if (!leftOut.isEmpty()) {
+            console.printf(
+                    Locale.ROOT,
+                    "left out %d of %d cells, whose guarantee their engine or database cannot give:%n",
+                    plan.cells().size() - cells.size(),
+                    plan.cells().size());
+            leftOut.forEach((reason, count) -> console.printf(Locale.ROOT, "  %d x %s%n", count, reason));
+        }
+        return cells;
+    }
+
+    private static Cell withoutGuarantee(Cell cell) {
+        return new Cell(
+                cell.engine(),
+                cell.database(),
+                cell.pattern(),
+                cell.blobBytes(),
+                cell.access(),
+                Cell.NO_GUARANTEE,
+                null,
+                cell.repetition());
     }
 
     private static List<String> axis(String option, List<String> given, List<String> study) {
@@ -543,6 +632,10 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         experiment.pattern = cell.pattern();
         experiment.blob = Integer.toString(cell.blobBytes());
         experiment.access = cell.access();
+        experiment.guarantee = cell.guarantee();
+        if (cell.checkpointInterval() != null) {
+            experiment.checkpointInterval = cell.checkpointInterval();
+        }
         return experiment.toSpec(job);
     }
 

@@ -50,6 +50,13 @@ final class MatrixPlanPrinter {
                 plan.blobs(),
                 plan.accesses(),
                 plan.repetitions());
+        if (!plan.guarantees().equals(List.of(Cell.NO_GUARANTEE))) {
+            console.printf(
+                    Locale.ROOT,
+                    "guarantees %s, checkpointing every %s (none: one cell without checkpoints)%n",
+                    plan.guarantees(),
+                    String.join(" or ", plan.checkpointIntervals()));
+        }
         if (!specs.isEmpty()) {
             console.printf(
                     Locale.ROOT,

@@ -72,7 +72,7 @@ public final class ExperimentOptions {
             description = "What the pipeline promises when a part of it fails: none (a failure fails the run, as the"
                     + " study), at-least-once (the engine checkpoints and restarts from the last checkpoint; the"
                     + " audit after the run counts what was applied twice), exactly-once (default: ${DEFAULT-VALUE}).")
-    String guarantee;
+    public String guarantee;
 
     @Option(
             names = "--checkpoint-interval",
@@ -80,7 +80,7 @@ public final class ExperimentOptions {
             defaultValue = "1s",
             description =
                     "How often the engine checkpoints under a guarantee, e.g. 500ms, 10s (default: ${DEFAULT-VALUE}).")
-    String checkpointInterval;
+    public String checkpointInterval;
 
     @Option(
             names = "--fault",

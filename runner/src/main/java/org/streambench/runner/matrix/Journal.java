@@ -211,7 +211,9 @@ public final class Journal {
                     overheadSeconds,
                     throughput,
                     phases,
-                    cell.access());
+                    cell.access(),
+                    cell.guarantee(),
+                    cell.checkpointInterval());
         }
     }
 
@@ -230,15 +232,22 @@ public final class Journal {
     }
 
     /**
-     * A new journal with every cell pending, written to {@code dir}: {@code settings} keyed as a
-     * {@code --spec} file is, {@code spec} the first cell's.
+     * A new journal with every cell of the plan pending, written to {@code dir}: {@code settings}
+     * keyed as a {@code --spec} file is, {@code spec} the first cell's.
      */
     public static Journal create(Path dir, MatrixPlan plan, Map<String, Object> settings, RunDocument.Spec spec)
+            throws IOException {
+        return create(dir, plan, plan.cells(), settings, spec);
+    }
+
+    /** As {@link #create(Path, MatrixPlan, Map, RunDocument.Spec)}, with the plan's cells that can run only. */
+    public static Journal create(
+            Path dir, MatrixPlan plan, List<Cell> cells, Map<String, Object> settings, RunDocument.Spec spec)
             throws IOException {
         Journal journal = new Journal(dir, plan, Instant.now().toString());
         journal.settings = new LinkedHashMap<>(settings);
         journal.spec = spec;
-        plan.cells().forEach(cell -> journal.entries.put(cell.id(), new Entry(cell)));
+        cells.forEach(cell -> journal.entries.put(cell.id(), new Entry(cell)));
         journal.save();
         return journal;
     }
@@ -264,7 +273,15 @@ public final class Journal {
                     dir.resolve(FILE) + " has no plan or settings: it is not a journal bench matrix can resume");
         }
         MatrixPlan plan = new MatrixPlan(
-                p.engines(), p.databases(), p.patterns(), p.blobs(), p.repetitions(), p.shuffleSeed(), p.accesses());
+                p.engines(),
+                p.databases(),
+                p.patterns(),
+                p.blobs(),
+                p.repetitions(),
+                p.shuffleSeed(),
+                p.accesses(),
+                p.guarantees(),
+                p.checkpointIntervals());
         Journal journal = new Journal(dir, plan, document.createdAt());
         if (document.settings() != null) {
             journal.settings = new LinkedHashMap<>(document.settings());
@@ -281,6 +298,8 @@ public final class Journal {
                             c.pattern(),
                             c.blobBytes(),
                             c.access() == null ? Cell.SYNC : c.access(),
+                            c.guarantee() == null ? Cell.NO_GUARANTEE : c.guarantee(),
+                            c.checkpointInterval(),
                             c.repetition()),
                     c);
             journal.entries.put(entry.cell().id(), entry);
@@ -375,7 +394,9 @@ public final class Journal {
                         plan.blobs(),
                         plan.repetitions(),
                         plan.shuffleSeed(),
-                        plan.accesses()),
+                        plan.accesses(),
+                        plan.guarantees(),
+                        plan.checkpointIntervals()),
                 settings,
                 spec,
                 null,

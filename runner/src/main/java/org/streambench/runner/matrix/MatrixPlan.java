@@ -7,8 +7,10 @@ import java.util.Random;
 
 /**
  * The axes of a matrix and the order its cells run in: grouped by database, so each local server
- * starts once per group; within a group by engine, pattern, BLOB size, access mode and repetition, or in a
- * random order of the group when {@code shuffleSeed} is set (to expose drift over time).
+ * starts once per group; within a group by engine, pattern, BLOB size, access mode, guarantee,
+ * checkpoint interval and repetition, or in a random order of the group when {@code shuffleSeed} is
+ * set (to expose drift over time). The guarantee none has no checkpoints: it makes one cell, not one
+ * per interval.
  */
 public record MatrixPlan(
         List<String> engines,
@@ -17,7 +19,9 @@ public record MatrixPlan(
         List<Integer> blobs,
         int repetitions,
         Long shuffleSeed,
-        List<String> accesses) {
+        List<String> accesses,
+        List<String> guarantees,
+        List<String> checkpointIntervals) {
 
     public MatrixPlan {
         engines = List.copyOf(engines);
@@ -25,6 +29,23 @@ public record MatrixPlan(
         patterns = List.copyOf(patterns);
         blobs = List.copyOf(blobs);
         accesses = accesses == null ? List.of(Cell.SYNC) : List.copyOf(accesses);
+        guarantees = guarantees == null ? List.of(Cell.NO_GUARANTEE) : List.copyOf(guarantees);
+        checkpointIntervals = checkpointIntervals == null ? List.of() : List.copyOf(checkpointIntervals);
+        if (checkpointIntervals.isEmpty() && !guarantees.stream().allMatch(Cell.NO_GUARANTEE::equals)) {
+            throw new IllegalArgumentException("a guarantee other than none needs a checkpoint interval");
+        }
+    }
+
+    /** A plan without guarantees, as the study's. */
+    public MatrixPlan(
+            List<String> engines,
+            List<String> databases,
+            List<String> patterns,
+            List<Integer> blobs,
+            int repetitions,
+            Long shuffleSeed,
+            List<String> accesses) {
+        this(engines, databases, patterns, blobs, repetitions, shuffleSeed, accesses, null, null);
     }
 
     /** A plan of the study's access mode only, sync. */
@@ -47,8 +68,23 @@ public record MatrixPlan(
                 for (String pattern : patterns) {
                     for (int blob : blobs) {
                         for (String access : accesses) {
-                            for (int repetition = 1; repetition <= repetitions; repetition++) {
-                                group.add(new Cell(engine, database, pattern, blob, access, repetition));
+                            for (String guarantee : guarantees) {
+                                List<String> intervals = guarantee.equals(Cell.NO_GUARANTEE)
+                                        ? Collections.singletonList(null)
+                                        : checkpointIntervals;
+                                for (String interval : intervals) {
+                                    for (int repetition = 1; repetition <= repetitions; repetition++) {
+                                        group.add(new Cell(
+                                                engine,
+                                                database,
+                                                pattern,
+                                                blob,
+                                                access,
+                                                guarantee,
+                                                interval,
+                                                repetition));
+                                    }
+                                }
                             }
                         }
                     }

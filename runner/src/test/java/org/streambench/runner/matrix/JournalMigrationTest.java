@@ -42,8 +42,13 @@ class JournalMigrationTest {
         journal.migrate(Map.of("keys", "2000"), null);
         journal.save();
         String written = Files.readString(dir.resolve(Journal.FILE));
-        assertTrue(written.contains("\"version\" : 3"), written);
+        assertTrue(written.contains("\"version\" : " + MatrixJournal.VERSION), written);
         assertEquals(List.of(Cell.SYNC), Journal.read(dir).plan().accesses());
+        assertEquals(List.of(Cell.NO_GUARANTEE), Journal.read(dir).plan().guarantees(), "an old matrix had none");
+        assertTrue(
+                Journal.read(dir).entries().stream()
+                        .allMatch(e -> e.cell().guarantee().equals(Cell.NO_GUARANTEE)),
+                "every old cell without a guarantee");
         MatrixJournal rewritten = JournalJson.read(dir.resolve(Journal.FILE));
         assertEquals(
                 List.of(Cell.SYNC, Cell.SYNC, Cell.SYNC, Cell.SYNC),
