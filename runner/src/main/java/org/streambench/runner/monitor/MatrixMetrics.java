@@ -114,6 +114,8 @@ public final class MatrixMetrics implements AutoCloseable {
                 "pattern", cell.pattern(),
                 "blob_bytes", Integer.toString(cell.blobBytes()),
                 "access", cell.access(),
+                "guarantee", cell.guarantee(),
+                "checkpoint_interval", cell.checkpointInterval() == null ? "none" : cell.checkpointInterval(),
                 "repetition", Integer.toString(cell.repetition()));
     }
 
