@@ -58,7 +58,8 @@ final class AccessModes {
                                         ? String.format(Locale.ROOT, " ± %,.0f", b.throughputHalf())
                                         : "")
                         .append("</td><td>")
-                        .append(p99(b).map(v -> String.format(Locale.ROOT, "%,d", v))
+                        .append(b.endToEndP99()
+                                .map(v -> String.format(Locale.ROOT, "%,.0f", v))
                                 .orElse(""))
                         .append("</td><td class=\"l\">")
                         .append(bestSync.map(c -> Report.esc(c.key().database() + " / "
@@ -92,8 +93,7 @@ final class AccessModes {
                         databases,
                         modes,
                         (database, mode) -> best(cells, engines, List.of(database), pattern, blob, List.of(mode))
-                                .flatMap(AccessModes::p99)
-                                .map(Long::doubleValue)
+                                .flatMap(Cell::endToEndP99)
                                 .orElse(0.0));
                 for (String png : List.of(throughput, latency)) {
                     h.append("<img alt=\"")
@@ -127,18 +127,5 @@ final class AccessModes {
             }
         }
         return candidates.stream().max(Comparator.comparingDouble(Cell::throughput));
-    }
-
-    /** The mean over the cell's runs of their end-to-end p99, when they have one. */
-    private static Optional<Long> p99(Cell cell) {
-        List<Long> values = cell.runs().stream()
-                .filter(RunRecord::ok)
-                .map(RunRecord::endToEndP99)
-                .filter(v -> v != null)
-                .toList();
-        return values.isEmpty()
-                ? Optional.empty()
-                : Optional.of(Math.round(
-                        values.stream().mapToLong(Long::longValue).average().orElse(0)));
     }
 }

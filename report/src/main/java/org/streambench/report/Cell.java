@@ -1,6 +1,8 @@
 package org.streambench.report;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One engine x database x pattern x BLOB size over its repetitions. Throughput and read latency
@@ -32,6 +34,19 @@ public record Cell(
 
     public boolean ok() {
         return okRuns > 0 && okRuns == runs.size();
+    }
+
+    /** The mean over the cell's ok runs of their records' end-to-end p99 (µs), when they have one. */
+    public Optional<Double> endToEndP99() {
+        return runs.stream()
+                .filter(RunRecord::ok)
+                .map(RunRecord::endToEndP99)
+                .filter(Objects::nonNull)
+                .mapToLong(Long::longValue)
+                .average()
+                .stream()
+                .boxed()
+                .findFirst();
     }
 
     /** 97.5 % quantiles of Student's t for 1..30 degrees of freedom; 1.96 beyond. */

@@ -329,6 +329,9 @@ public final class Report {
         if (accessModes().size() > 1) {
             AccessModes.html(h, out, cells, engines, scores.databases(), patterns, blobs, accessModes());
         }
+        if (Guarantees.any(runs)) {
+            Guarantees.html(h, cells);
+        }
         if (comparison != null) {
             comparison.html(h, otherLabel);
         }

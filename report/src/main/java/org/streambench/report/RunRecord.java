@@ -62,8 +62,21 @@ public record RunRecord(
      * Runs of one variant form a cell; such a run never shares one with the study's runs.
      */
     public String variant() {
+        return variant(true);
+    }
+
+    /** The variant of the runs that differ from this one only in having no guarantee: the baseline of what it costs. */
+    public String variantWithoutGuarantee() {
+        return variant(false);
+    }
+
+    public boolean hasGuarantee() {
+        return !"none".equals(guarantee);
+    }
+
+    private String variant(boolean withGuarantee) {
         String variant = access;
-        if (!"none".equals(guarantee)) {
+        if (withGuarantee && hasGuarantee()) {
             variant += ", " + guarantee + " every " + checkpointIntervalMillis + " ms";
         }
         if (fault != null) {

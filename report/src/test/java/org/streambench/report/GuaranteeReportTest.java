@@ -21,7 +21,7 @@ class GuaranteeReportTest {
     void aRunWithAGuaranteeIsACellOfItsOwnAndTheCsvHasItsAudit(@TempDir Path dir) throws Exception {
         run(dir, "flink", "postgresql", "update", 100, 1, "ok", 1000, 200.0);
         run(dir, "flink", "postgresql", "update", 100, 2, "ok", 600, 200.0);
-        withGuarantee(dir.resolve("flink/postgresql/update/100/rep-2"));
+        withGuarantee(dir.resolve("flink/postgresql/update/100/rep-2"), ", \"fault\": \"fail-task@2000ms\"", 57);
 
         String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
         assertTrue(html.contains("sync, at-least-once every 500 ms, fail-task@2000ms"), html);
@@ -40,6 +40,24 @@ class GuaranteeReportTest {
         assertEquals("", without.get(header.indexOf("duplicates")));
     }
 
+    @Test
+    void theGuaranteesSectionSetsACellBesideTheSameCellWithoutAGuarantee(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "update", 100, 1, "ok", 1000, 200.0);
+        run(dir, "flink", "postgresql", "update", 100, 2, "ok", 600, 200.0);
+        run(dir, "spark", "postgresql", "update", 100, 1, "ok", 800, 200.0);
+        withGuarantee(dir.resolve("flink/postgresql/update/100/rep-2"), "", 0);
+
+        String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
+        String section = html.substring(html.indexOf("<h2>Guarantees"));
+        section = section.substring(0, section.indexOf("</table>"));
+        assertTrue(
+                section.contains("<td class=\"l\">sync, at-least-once every 500 ms</td><td>600</td><td>1,000</td>"
+                        + "<td>0.60x</td>"),
+                section);
+        assertEquals(1, section.split("<tr><td").length - 1, "one row, of the one cell with a guarantee: " + section);
+        assertTrue(!Guarantees.any(List.of()), "no section without guarantees");
+    }
+
     private static List<String> row(List<String> csv, String prefix) {
         return List.of(csv.stream()
                 .filter(line -> line.startsWith(prefix))
@@ -48,19 +66,20 @@ class GuaranteeReportTest {
                 .split(",", -1));
     }
 
-    private static void withGuarantee(Path folder) throws Exception {
+    private static void withGuarantee(Path folder, String fault, long duplicates) throws Exception {
         Path file = folder.resolve("result.json");
         String json = Files.readString(file)
                 .strip()
                 .replace(
                         "\"pattern\": \"update\",",
-                        "\"pattern\": \"update\", \"guarantee\": \"at-least-once\", \"checkpointIntervalMillis\": 500,"
-                                + " \"fault\": \"fail-task@2000ms\",");
+                        "\"pattern\": \"update\", \"guarantee\": \"at-least-once\", \"checkpointIntervalMillis\": 500"
+                                + fault + ",");
         assertTrue(json.contains("\"guarantee\""), "the fixture's spec has a pattern field: " + json);
         Files.writeString(
                 file,
-                "{\"recovery\": {\"engineSettings\": {}, \"restartedInstances\": 2, \"recordsProcessedAgain\": 57,"
-                        + " \"audit\": {\"keysAudited\": 1000, \"duplicates\": 57, \"losses\": 0, \"unexplainedKeys\": 0,"
+                "{\"recovery\": {\"engineSettings\": {}, \"restartedInstances\": 2, \"recordsProcessedAgain\": "
+                        + duplicates + ", \"audit\": {\"keysAudited\": 1000, \"duplicates\": " + duplicates
+                        + ", \"losses\": 0, \"unexplainedKeys\": 0,"
                         + " \"details\": []}}, "
                         + json.substring(1));
     }

@@ -1,0 +1,100 @@
+package org.streambench.report;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The report's section on processing guarantees, when some runs had one: for every cell with a
+ * guarantee, its throughput and end-to-end p99 beside those of the same engine, database, pattern,
+ * BLOB size and access mode without a guarantee (when the runs hold that cell), and what the audit
+ * found: records applied twice and records lost.
+ */
+final class Guarantees {
+
+    private Guarantees() {}
+
+    static boolean any(List<RunRecord> runs) {
+        return runs.stream().anyMatch(RunRecord::hasGuarantee);
+    }
+
+    static void html(StringBuilder h, Map<Cell.Key, Cell> cells) {
+        h.append("<h2>Guarantees: what they cost</h2>\n<p>Each cell with a guarantee beside the same cell without")
+                .append(" one. Exactly-once writes each key once per checkpoint and reads its own uncommitted")
+                .append(" writes from memory, so its throughput can far exceed none's; its end-to-end latency")
+                .append(" includes the wait for the checkpoint. The audit counts records applied twice and")
+                .append(" records lost, summed over the cell's runs.</p>\n");
+        h.append(
+                        "<table><thead><tr><th class=\"l\">engine</th><th class=\"l\">database</th><th class=\"l\">pattern</th>")
+                .append("<th>BLOB</th><th class=\"l\">variant</th><th>throughput (records/s)</th><th>without a")
+                .append(" guarantee</th><th>ratio</th><th>end-to-end p99 (µs)</th><th>without a guarantee</th>")
+                .append("<th>applied twice</th><th>lost</th></tr></thead><tbody>");
+        List<Cell> guaranteed = cells.values().stream()
+                .filter(c -> c.runs().get(0).hasGuarantee())
+                .sorted(Comparator.comparing((Cell c) -> c.key().engine())
+                        .thenComparing(c -> c.key().database())
+                        .thenComparing(c -> c.key().pattern())
+                        .thenComparingInt(c -> c.key().blobBytes())
+                        .thenComparing(c -> c.key().access()))
+                .toList();
+        for (Cell cell : guaranteed) {
+            Cell.Key key = cell.key();
+            Cell none = cells.get(new Cell.Key(
+                    key.engine(),
+                    key.database(),
+                    key.pattern(),
+                    key.blobBytes(),
+                    cell.runs().get(0).variantWithoutGuarantee()));
+            boolean comparable = none != null && none.ok() && cell.ok();
+            h.append("<tr><td class=\"l\">")
+                    .append(Report.esc(key.engine()))
+                    .append("</td><td class=\"l\">")
+                    .append(Report.esc(key.database()))
+                    .append("</td><td class=\"l\">")
+                    .append(Report.esc(key.pattern()))
+                    .append("</td><td>")
+                    .append(key.blobBytes())
+                    .append("</td><td class=\"l\">")
+                    .append(Report.esc(key.access()))
+                    .append("</td><td>")
+                    .append(cell.ok() ? whole(cell.throughput()) : "<span class=\"bad\">failed</span>")
+                    .append("</td><td>")
+                    .append(none != null && none.ok() ? whole(none.throughput()) : "")
+                    .append("</td><td>")
+                    .append(
+                            comparable
+                                    ? String.format(Locale.ROOT, "%.2fx", cell.throughput() / none.throughput())
+                                    : "")
+                    .append("</td><td>")
+                    .append(cell.endToEndP99().map(Guarantees::whole).orElse(""))
+                    .append("</td><td>")
+                    .append(
+                            none == null
+                                    ? ""
+                                    : none.endToEndP99().map(Guarantees::whole).orElse(""))
+                    .append("</td>")
+                    .append(auditCell(
+                            cell.runs().stream().map(RunRecord::duplicates).toList()))
+                    .append(auditCell(
+                            cell.runs().stream().map(RunRecord::losses).toList()))
+                    .append("</tr>");
+        }
+        h.append("</tbody></table>\n");
+    }
+
+    /** The audit's count summed over the runs; empty when no run was audited, marked when it is not 0. */
+    private static String auditCell(List<Long> counts) {
+        List<Long> audited = counts.stream().filter(Objects::nonNull).toList();
+        if (audited.isEmpty()) {
+            return "<td></td>";
+        }
+        long sum = audited.stream().mapToLong(Long::longValue).sum();
+        return sum == 0 ? "<td>0</td>" : "<td class=\"bad\">" + String.format(Locale.ROOT, "%,d", sum) + "</td>";
+    }
+
+    private static String whole(double value) {
+        return String.format(Locale.ROOT, "%,.0f", value);
+    }
+}
