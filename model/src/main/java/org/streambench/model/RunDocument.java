@@ -17,7 +17,8 @@ import java.util.Map;
  * {@code ceiling}: the database's own load tool run after the pipeline ({@code bench run --ceiling}),
  * absent without it (an older reader skips it). {@code recovery}: what the engine's recovery did,
  * with the audit of the database; absent for a run with the guarantee none and no fault (an older
- * reader skips it).
+ * reader skips it). {@code resources}: what the pipeline's processes used over the measured window
+ * (absent for a bounded run, which has no window the runner watches to its end, and in older files).
  */
 public record RunDocument(
         int schemaVersion,
@@ -39,7 +40,8 @@ public record RunDocument(
         Environment environment,
         Map<String, Double> phaseSeconds,
         @JsonInclude(JsonInclude.Include.NON_NULL) Ceiling ceiling,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Recovery recovery) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Recovery recovery,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Resources resources) {
 
     /**
      * The layout of result.json that this code writes and reads; a change that an older reader would
@@ -77,8 +79,42 @@ public record RunDocument(
                 environment,
                 phaseSeconds,
                 ceiling,
-                recovery);
+                recovery,
+                resources);
     }
+
+    /**
+     * What the processes of each role used over the measured window, read from Linux's /proc at its
+     * start and end (CPU time and storage bytes as differences, RSS at its highest of the per-second
+     * samples): {@code database} every process of the suite's own server with its children (postgres's
+     * backends, whose times their parent collects when they exit), {@code engine} the job JVM and its
+     * children, {@code runner} the bench JVM alone. {@code records}: the records processed in the
+     * {@code windowSeconds}. {@code writeAmplification}: the database's bytes written to storage per
+     * byte of payload its records wrote (BLOB plus 48 bytes of id and fields); null for read, which
+     * writes nothing. {@code notSeen}: each role the runner could not watch, with the reason (an
+     * external server, a job on YARN, a system without /proc).
+     */
+    public record Resources(
+            double windowSeconds,
+            long records,
+            Map<String, ProcessUse> roles,
+            Double writeAmplification,
+            Map<String, String> notSeen) {}
+
+    /**
+     * One role's use: {@code cpuSeconds} user plus system; {@code cpuSecondsPerMillionRecords} the
+     * same per million records of the window (null without records); {@code readBytes} and
+     * {@code writeBytes} to and from storage ({@code /proc/PID/io}; null where it is not readable),
+     * {@code writeBytesPerRecord}; {@code peakRssBytes} the role's resident memory at its highest.
+     */
+    public record ProcessUse(
+            int processes,
+            double cpuSeconds,
+            Double cpuSecondsPerMillionRecords,
+            Long readBytes,
+            Long writeBytes,
+            Double writeBytesPerRecord,
+            long peakRssBytes) {}
 
     /**
      * The database's own load tool on the same server right after the run, with the run's pattern,

@@ -124,7 +124,17 @@ class ModelJsonTest {
                         Map.of("execution.checkpointing.mode", "AT_LEAST_ONCE"),
                         2,
                         311,
-                        new RunDocument.Audit(10_000, 57, 0, 0, List.of())));
+                        new RunDocument.Audit(10_000, 57, 0, 0, List.of())),
+                new RunDocument.Resources(
+                        30.01,
+                        90_000,
+                        Map.of(
+                                "database",
+                                new RunDocument.ProcessUse(6, 12.5, 138.9, 0L, 1_234_567L, 13.7, 200_000_000L),
+                                "runner",
+                                new RunDocument.ProcessUse(1, 0.4, 4.4, null, null, null, 100_000_000L)),
+                        1.25,
+                        Map.of("engine", "a job on YARN: its containers run on the cluster's machines")));
         Path file = dir.resolve("result.json");
         Files.writeString(file, ResultJson.write(document));
         assertEquals(document, ResultJson.read(file));

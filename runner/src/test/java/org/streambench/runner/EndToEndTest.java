@@ -193,6 +193,17 @@ class EndToEndTest {
         assertEquals(
                 1, ((List<?>) environment.get("workers")).size(), "locally one job JVM, one worker: " + environment);
 
+        Map<String, Object> resources = map(result, "resources");
+        Map<String, Object> roles = map(resources, "roles");
+        assertEquals(List.of("engine", "runner"), List.copyOf(roles.keySet()), resources.toString());
+        Map<String, Object> engineUse = map(roles, "engine");
+        assertTrue(((Number) engineUse.get("cpuSeconds")).doubleValue() > 0.1, engineUse.toString());
+        assertTrue(((Number) engineUse.get("peakRssBytes")).longValue() > 50_000_000L, "a JVM: " + engineUse);
+        assertTrue(((Number) engineUse.get("cpuSecondsPerMillionRecords")).doubleValue() > 0, engineUse.toString());
+        assertTrue(
+                String.valueOf(map(resources, "notSeen").get("database")).startsWith("an external server"),
+                "a server given by --db-url is not watched, and the run says so: " + resources);
+
         assertNotNull(scraped, "the job's metrics endpoint served the processed-records counter while it ran");
         assertTrue(
                 Pattern.compile("streambench_records_total\\{[^}]*engine=\"" + engine + "\"[^}]*pattern=\"" + pattern
@@ -442,6 +453,12 @@ class EndToEndTest {
                     tmp.resolve("run").toString());
             assertEquals(0, run.code(), run.toString());
             assertTrue(run.out().contains("starting postgresql"), run.out());
+            Map<String, Object> resources = map(ResultFiles.read(tmp.resolve("run")), "resources");
+            Map<String, Object> database = map(map(resources, "roles"), "database");
+            assertTrue(((Number) database.get("processes")).intValue() >= 2, "postgres and its workers: " + database);
+            assertTrue(((Number) database.get("cpuSeconds")).doubleValue() > 0, database.toString());
+            assertTrue(((Number) database.get("writeBytes")).longValue() > 0, "its WAL: " + database);
+            assertTrue(((Number) resources.get("writeAmplification")).doubleValue() > 0, resources.toString());
             LocalServers servers = new LocalServers(work, new PrintWriter(System.out, true));
             assertFalse(servers.running("postgresql").isPresent(), "a server the run started is stopped after it");
             assertFalse(Files.exists(work.resolve("servers/postgresql/server.properties")));

@@ -21,6 +21,7 @@ import org.streambench.local.Home;
 import org.streambench.local.Lease;
 import org.streambench.local.UserError;
 import org.streambench.operators.AccessMode;
+import org.streambench.runner.monitor.ProcessUsage;
 import org.streambench.servers.LocalServers;
 import org.streambench.servers.ServerState;
 
@@ -228,6 +229,22 @@ public final class DatabaseSession implements AutoCloseable {
 
     public Database database() {
         return database;
+    }
+
+    /** The suite's own server's processes that still run, with every process they started; empty for an external one. */
+    public List<ProcessHandle> serverProcesses() {
+        if (localServer == null) {
+            return List.of();
+        }
+        return localServer.processes().stream()
+                .flatMap(process -> process.handle().stream())
+                .flatMap(handle -> ProcessUsage.tree(handle).stream())
+                .toList();
+    }
+
+    /** Whether the database is a server the suite started (now or with bench db start), whose processes it can watch. */
+    public boolean localServer() {
+        return localServer != null;
     }
 
     boolean storesData() {

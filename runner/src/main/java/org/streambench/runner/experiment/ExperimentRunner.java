@@ -10,6 +10,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,9 +18,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
 import org.streambench.generator.Keys;
+import org.streambench.generator.Pattern;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.local.CleanupOnExit;
 import org.streambench.local.Folders;
@@ -34,6 +37,8 @@ import org.streambench.operators.Guarantee;
 import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.engine.EngineProvider;
+import org.streambench.runner.monitor.ProcessUsage;
+import org.streambench.runner.monitor.ResourceWatch;
 import org.streambench.runner.monitor.ScrapeTargets;
 import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.RunResult;
@@ -168,6 +173,7 @@ public final class ExperimentRunner {
         Files.createDirectories(jobTmp);
         JobLauncher.Job job = launcher.launch(engine, spec, dir, jobTmp, jobHeap, dir.resolve(JOB_LOG));
         StallWatch stallWatch = new StallWatch(() -> session.unreachable(STALL_PROBE_SECONDS));
+        ResourceWatch resources = spec.bounded() ? ResourceWatch.NONE : resourceWatch(session, launcher, job);
         try (CleanupOnExit.Registration endJob = CleanupOnExit.register("stop the job JVM", () -> end(job, dir));
                 ScrapeTargets.Registration target = new ScrapeTargets(Home.work())
                         .add(
@@ -189,7 +195,7 @@ public final class ExperimentRunner {
             out.println("settled: " + settled);
             rowsBefore = database.countRows();
             phases.lap("settle");
-            sample(job, spec, collector, steadyWarmup, dir.resolve(JOB_LOG), seconds, phases, stallWatch);
+            sample(job, spec, collector, steadyWarmup, dir.resolve(JOB_LOG), seconds, phases, stallWatch, resources);
         } catch (JobFailure failure) {
             error = failure.getMessage();
         } finally {
@@ -270,6 +276,8 @@ public final class ExperimentRunner {
                 InetAddress.getLocalHost().getHostName(),
                 ExperimentRunner.class.getPackage().getImplementationVersion(),
                 Home.commit());
+        RunDocument.Resources used = resources.resources(
+                measuredRecords(seconds), spec.pattern() == Pattern.READ ? null : payloadBytes(spec));
         RunResult result = new RunResult(
                 spec,
                 Warmup.of(steadyWarmup, spec, seconds),
@@ -284,10 +292,55 @@ public final class ExperimentRunner {
                 report,
                 environment,
                 phases.seconds(),
-                recovery);
+                recovery,
+                used);
         ResultFiles.write(result, dir);
+        if (used != null) {
+            out.println(ResourceWatch.describe(used));
+        }
         return result;
     }
+
+    /**
+     * The processes of each role that the runner can watch: the suite's own database server, the
+     * job's JVM when it runs here, and the runner itself (its own JVM only: the job and a server
+     * it started are roles of their own).
+     */
+    private static ResourceWatch resourceWatch(DatabaseSession session, JobLauncher launcher, JobLauncher.Job job) {
+        Map<String, Supplier<Collection<ProcessHandle>>> roles = new LinkedHashMap<>();
+        Map<String, String> notSeen = new LinkedHashMap<>();
+        if (!ProcessUsage.available()) {
+            notSeen.put("all", "this system has no /proc to read processes' use from");
+            return new ResourceWatch(roles, notSeen);
+        }
+        if (session.localServer()) {
+            roles.put("database", session::serverProcesses);
+        } else if (session.storesData()) {
+            notSeen.put("database", "an external server (--db-url): its processes run elsewhere");
+        }
+        if (launcher.cluster().equals("local")) {
+            roles.put("engine", () -> ProcessUsage.tree(job.process().toHandle()));
+        } else {
+            notSeen.put("engine", "a job on " + launcher.cluster() + ": its workers run in the cluster's containers");
+        }
+        roles.put("runner", () -> List.of(ProcessHandle.current()));
+        return new ResourceWatch(roles, notSeen);
+    }
+
+    /** Records processed in the measured seconds. */
+    private static long measuredRecords(List<Second> seconds) {
+        return seconds.stream()
+                .filter(s -> !s.warmup())
+                .mapToLong(Second::records)
+                .sum();
+    }
+
+    /** What one record writes: its BLOB, its 12-character id and its three ints and three doubles. */
+    static int payloadBytes(ExperimentSpec spec) {
+        return spec.blobBytes() + RECORD_FIELD_BYTES;
+    }
+
+    private static final int RECORD_FIELD_BYTES = 12 + 3 * Integer.BYTES + 3 * Double.BYTES;
 
     /**
      * Why the audit fails the run, or null: exactly-once fails on any duplicate or loss,
@@ -356,7 +409,7 @@ public final class ExperimentRunner {
 
     public void sample(Process job, ExperimentSpec spec, JobCollector collector, Path jobLog, List<Second> seconds)
             throws InterruptedException, JobFailure {
-        sample(() -> job, spec, collector, false, jobLog, seconds, new Phases(), StallWatch.NONE);
+        sample(() -> job, spec, collector, false, jobLog, seconds, new Phases(), StallWatch.NONE, ResourceWatch.NONE);
     }
 
     /**
@@ -372,7 +425,8 @@ public final class ExperimentRunner {
             Path jobLog,
             List<Second> seconds,
             Phases phases,
-            StallWatch stallWatch)
+            StallWatch stallWatch,
+            ResourceWatch resources)
             throws InterruptedException, JobFailure {
         MetricsScraper.Snapshot previous = awaitFirstRecords(job, spec, collector, jobLog);
         phases.lap("jobStart");
@@ -385,8 +439,11 @@ public final class ExperimentRunner {
                 "records flowing; %s warm-up, then %d s measured%n",
                 steadyWarmup ? "a steady (at most " + spec.warmupSeconds() + " s)" : spec.warmupSeconds() + " s",
                 spec.durationSeconds());
-        if (warmupEnd == 0 && !control(job, spec, collector, jobLog, JobProtocol.MEASURE_PATH)) {
-            return;
+        if (warmupEnd == 0) {
+            if (!control(job, spec, collector, jobLog, JobProtocol.MEASURE_PATH)) {
+                return;
+            }
+            resources.windowStarts();
         }
         long start = previous.nanoTime();
         for (int second = 1; warmupEnd == UNDECIDED || second <= warmupEnd + spec.durationSeconds(); second++) {
@@ -432,6 +489,9 @@ public final class ExperimentRunner {
                 if (!control(job, spec, collector, jobLog, JobProtocol.MEASURE_PATH)) {
                     return;
                 }
+                resources.windowStarts();
+            } else {
+                resources.second();
             }
             if (second % PROGRESS_EVERY_SECONDS == 0
                     || (warmupEnd != UNDECIDED && second == warmupEnd + spec.durationSeconds())) {
@@ -452,6 +512,7 @@ public final class ExperimentRunner {
                             + (warmupEnd + spec.durationSeconds()) + " s (raise --duration)");
         }
         phases.lap("measured");
+        resources.windowEnds();
         control(job, spec, collector, jobLog, JobProtocol.STOP_PATH);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(stopTimeoutSeconds);
         // on YARN the job is over once every worker reported: the application's own end takes seconds more

@@ -149,7 +149,8 @@ public final class ResultFiles {
                 r.environment(),
                 phases,
                 null,
-                r.recovery());
+                r.recovery(),
+                r.resources());
     }
 
     private static Map<String, RunDocument.Latency> accessLatency(JobReport report) {

@@ -12,7 +12,7 @@ import org.streambench.operators.JobReport;
 /**
  * Everything one run produced; written as result.json and per-second.csv. {@code phaseSeconds}:
  * where the run's wall time went (see ExperimentRunner.Phases); {@code recovery} null for a run with
- * the guarantee none and no fault.
+ * the guarantee none and no fault; {@code resources} null for a bounded run.
  */
 public record RunResult(
         ExperimentSpec spec,
@@ -28,7 +28,8 @@ public record RunResult(
         JobReport report,
         Environment environment,
         Map<String, Double> phaseSeconds,
-        RunDocument.Recovery recovery) {
+        RunDocument.Recovery recovery,
+        RunDocument.Resources resources) {
 
     public boolean passed() {
         return "ok".equals(status) && verification != null && verification.mismatches() == 0;

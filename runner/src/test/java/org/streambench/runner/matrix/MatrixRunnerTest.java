@@ -223,6 +223,7 @@ class MatrixRunnerTest {
                 null,
                 environment,
                 Map.of("reset", 0.5, "verify", 1.0),
+                null,
                 null);
     }
 }

@@ -1,0 +1,136 @@
+package org.streambench.runner.monitor;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.streambench.model.RunDocument;
+
+/**
+ * Watches the processes of each role (database, engine, runner) over a run's measured window:
+ * {@link ProcessUsage} at its start and end, and the highest resident memory of the per-second
+ * samples between them; then what each role used, per record as well.
+ */
+public final class ResourceWatch {
+
+    /** A watch of nothing, for runs whose resources are not recorded: its result is null. */
+    public static final ResourceWatch NONE = new ResourceWatch(Map.of(), Map.of());
+
+    private final Map<String, Supplier<Collection<ProcessHandle>>> roles;
+    private final Map<String, String> notSeen;
+    private final Map<String, ProcessUsage> atStart = new LinkedHashMap<>();
+    private final Map<String, ProcessUsage> atEnd = new LinkedHashMap<>();
+    private final Map<String, Long> peakRss = new LinkedHashMap<>();
+    private long startNanos;
+    private long endNanos;
+
+    /**
+     * @param roles   the processes of each role, asked anew at every sample (a server's children come and go)
+     * @param notSeen each role that cannot be watched, with the reason
+     */
+    public ResourceWatch(Map<String, Supplier<Collection<ProcessHandle>>> roles, Map<String, String> notSeen) {
+        this.roles = new LinkedHashMap<>(roles);
+        this.notSeen = new LinkedHashMap<>(notSeen);
+    }
+
+    public synchronized void windowStarts() {
+        if (roles.isEmpty()) {
+            return;
+        }
+        startNanos = System.nanoTime();
+        roles.forEach((role, processes) -> {
+            ProcessUsage usage = ProcessUsage.of(processes.get());
+            atStart.put(role, usage);
+            peakRss.put(role, usage.rssBytes());
+        });
+    }
+
+    /** A per-second sample inside the window: only the resident memory is kept, at its highest. */
+    public synchronized void second() {
+        if (atStart.isEmpty() || !atEnd.isEmpty()) {
+            return;
+        }
+        roles.forEach((role, processes) ->
+                peakRss.merge(role, ProcessUsage.of(processes.get()).rssBytes(), Math::max));
+    }
+
+    public synchronized void windowEnds() {
+        if (atStart.isEmpty() || !atEnd.isEmpty()) {
+            return;
+        }
+        endNanos = System.nanoTime();
+        roles.forEach((role, processes) -> {
+            ProcessUsage usage = ProcessUsage.of(processes.get());
+            atEnd.put(role, usage);
+            peakRss.merge(role, usage.rssBytes(), Math::max);
+        });
+    }
+
+    /**
+     * What each role used over the window, with {@code records} processed in it; null unless the
+     * window both started and ended. {@code payloadBytesPerRecord}: what each record writes (BLOB
+     * and fields), or null when the records write nothing (the read pattern).
+     */
+    public synchronized RunDocument.Resources resources(long records, Integer payloadBytesPerRecord) {
+        if (atEnd.isEmpty()) {
+            return null;
+        }
+        Map<String, RunDocument.ProcessUse> used = new LinkedHashMap<>();
+        atEnd.forEach((role, end) -> {
+            ProcessUsage start = atStart.get(role);
+            double cpuSeconds = Math.max(0, end.cpuTicks() - start.cpuTicks()) / ProcessUsage.TICKS_PER_SECOND;
+            Long readBytes = difference(start.readBytes(), end.readBytes());
+            Long writeBytes = difference(start.writeBytes(), end.writeBytes());
+            used.put(
+                    role,
+                    new RunDocument.ProcessUse(
+                            end.processes(),
+                            cpuSeconds,
+                            records > 0 ? cpuSeconds * 1e6 / records : null,
+                            readBytes,
+                            writeBytes,
+                            writeBytes != null && records > 0 ? (double) writeBytes / records : null,
+                            peakRss.get(role)));
+        });
+        RunDocument.ProcessUse database = used.get("database");
+        Double amplification =
+                database != null && database.writeBytes() != null && payloadBytesPerRecord != null && records > 0
+                        ? database.writeBytes() / ((double) records * payloadBytesPerRecord)
+                        : null;
+        return new RunDocument.Resources((endNanos - startNanos) / 1e9, records, used, amplification, notSeen);
+    }
+
+    /** One line for the console: each role's CPU-seconds per million records, the database's bytes written per record. */
+    public static String describe(RunDocument.Resources resources) {
+        StringBuilder line = new StringBuilder("used in the measured window:");
+        String separator = " ";
+        for (Map.Entry<String, RunDocument.ProcessUse> role : resources.roles().entrySet()) {
+            RunDocument.ProcessUse use = role.getValue();
+            line.append(separator)
+                    .append(role.getKey())
+                    .append(String.format(Locale.ROOT, " %.1f CPU-s", use.cpuSeconds()));
+            if (use.cpuSecondsPerMillionRecords() != null) {
+                line.append(String.format(Locale.ROOT, " (%.1f per 1M records)", use.cpuSecondsPerMillionRecords()));
+            }
+            if (role.getKey().equals("database") && use.writeBytesPerRecord() != null) {
+                line.append(String.format(Locale.ROOT, ", %,.0f B written per record", use.writeBytesPerRecord()));
+                if (resources.writeAmplification() != null) {
+                    line.append(
+                            String.format(Locale.ROOT, " (write amplification %.2f)", resources.writeAmplification()));
+                }
+            }
+            line.append(String.format(Locale.ROOT, ", RSS up to %,d MB", use.peakRssBytes() / 1_000_000));
+            separator = "; ";
+        }
+        resources
+                .notSeen()
+                .forEach((role, why) ->
+                        line.append("; ").append(role).append(" not seen: ").append(why));
+        return line.toString();
+    }
+
+    private static Long difference(Long start, Long end) {
+        return start == null || end == null ? null : Math.max(0, end - start);
+    }
+}

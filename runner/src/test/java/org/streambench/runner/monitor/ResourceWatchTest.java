@@ -1,0 +1,61 @@
+package org.streambench.runner.monitor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.streambench.model.RunDocument;
+
+/** What a role used over the window, from /proc: CPU time as a difference, per record, and memory at its highest. */
+class ResourceWatchTest {
+
+    @Test
+    void aProcessNameWithSpacesAndParenthesesDoesNotShiftTheFields() {
+        String stat = "4242 (java (main) x) S 1 4242 4242 0 -1 4194560 9 0 0 0 1234 56 7 8 20 0 30 0 100 5000 1200";
+        assertArrayEquals(new long[] {1234, 56, 7, 8}, ProcessUsage.cpuTimes(stat));
+        assertEquals(
+                2_048_000L, ProcessUsage.residentBytes(List.of("Name:\tjava", "VmRSS:\t    2000 kB", "Threads: 3")));
+    }
+
+    @Test
+    void theCpuTimeSpentInTheWindowIsCountedPerMillionRecords() {
+        Supplier<Collection<ProcessHandle>> self = () -> List.of(ProcessHandle.current());
+        ResourceWatch watch = new ResourceWatch(Map.of("runner", self), Map.of("database", "elsewhere"));
+        assertNull(watch.resources(1000, 100), "no window yet");
+        watch.windowStarts();
+        long until = System.nanoTime() + 400_000_000L;
+        long spin = 0;
+        while (System.nanoTime() < until) {
+            spin += Long.numberOfTrailingZeros(spin + 1);
+        }
+        watch.second();
+        watch.windowEnds();
+        RunDocument.Resources resources = watch.resources(2_000_000, 100);
+        RunDocument.ProcessUse runner = resources.roles().get("runner");
+        assertTrue(runner.cpuSeconds() >= 0.2, "0.4 s of spinning: " + runner + " " + spin);
+        assertEquals(runner.cpuSeconds() / 2, runner.cpuSecondsPerMillionRecords(), 1e-9);
+        assertTrue(runner.peakRssBytes() > 10_000_000L, "a JVM's resident memory: " + runner);
+        assertEquals(1, runner.processes());
+        assertTrue(resources.windowSeconds() >= 0.4, resources.toString());
+        assertNull(resources.writeAmplification(), "no database role: " + resources);
+        assertEquals(Map.of("database", "elsewhere"), resources.notSeen());
+    }
+
+    @Test
+    void writeAmplificationIsTheDatabasesBytesWrittenPerPayloadByte() {
+        Supplier<Collection<ProcessHandle>> self = () -> List.of(ProcessHandle.current());
+        ResourceWatch watch = new ResourceWatch(Map.of("database", self), Map.of());
+        watch.windowStarts();
+        watch.windowEnds();
+        RunDocument.Resources resources = watch.resources(10, 100);
+        RunDocument.ProcessUse database = resources.roles().get("database");
+        assertEquals(database.writeBytes() / 1000.0, resources.writeAmplification(), 1e-9);
+        assertNull(watch.resources(10, null).writeAmplification(), "records that write nothing (read)");
+    }
+}
