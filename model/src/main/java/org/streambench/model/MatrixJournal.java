@@ -55,8 +55,8 @@ public record MatrixJournal(
             int repetitions,
             Long shuffleSeed,
             List<String> accesses,
-            List<String> guarantees,
-            List<String> checkpointIntervals) {}
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> guarantees,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> checkpointIntervals) {}
 
     /**
      * One planned experiment and how it went. {@code state}: pending, running (from just before its
@@ -84,6 +84,6 @@ public record MatrixJournal(
             Double throughput,
             Map<String, Double> phaseSeconds,
             String access,
-            String guarantee,
-            String checkpointInterval) {}
+            @JsonInclude(JsonInclude.Include.NON_NULL) String guarantee,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String checkpointInterval) {}
 }
