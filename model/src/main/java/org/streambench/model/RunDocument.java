@@ -85,12 +85,14 @@ public record RunDocument(
 
     /**
      * What the processes of each role used over the measured window, read from Linux's /proc at its
-     * start and end (CPU time and storage bytes as differences, RSS at its highest of the per-second
+     * start and end (CPU time and bytes as differences, RSS at its highest of the per-second
      * samples): {@code database} every process of the suite's own server with its children (postgres's
      * backends, whose times their parent collects when they exit), {@code engine} the job JVM and its
      * children, {@code runner} the bench JVM alone. {@code records}: the records processed in the
-     * {@code windowSeconds}. {@code writeAmplification}: the database's bytes written to storage per
-     * byte of payload its records wrote (BLOB plus 48 bytes of id and fields); null for read, which
+     * {@code windowSeconds}. {@code device}: the block device that holds the database's data, with
+     * what it read and wrote in the window ({@code /sys/class/block}; every process's, the database's
+     * mostly), null when there is none to watch. {@code writeAmplification}: those bytes written per
+     * byte of payload the records wrote (BLOB plus 48 bytes of id and fields); null for read, which
      * writes nothing. {@code notSeen}: each role the runner could not watch, with the reason (an
      * external server, a job on YARN, a system without /proc).
      */
@@ -98,14 +100,20 @@ public record RunDocument(
             double windowSeconds,
             long records,
             Map<String, ProcessUse> roles,
+            String device,
+            Long deviceReadBytes,
+            Long deviceWriteBytes,
             Double writeAmplification,
             Map<String, String> notSeen) {}
 
     /**
      * One role's use: {@code cpuSeconds} user plus system; {@code cpuSecondsPerMillionRecords} the
      * same per million records of the window (null without records); {@code readBytes} and
-     * {@code writeBytes} to and from storage ({@code /proc/PID/io}; null where it is not readable),
-     * {@code writeBytesPerRecord}; {@code peakRssBytes} the role's resident memory at its highest.
+     * {@code writeBytes} the kernel's storage accounting of the processes ({@code /proc/PID/io},
+     * counted as they dirty the page cache, not as the device writes: for PostgreSQL's WAL, one 8 KB
+     * write and fdatasync per commit, it counted some 27 times the bytes written; null where it is not
+     * readable), {@code writeBytesPerRecord}; {@code peakRssBytes} the role's resident memory at its
+     * highest.
      */
     public record ProcessUse(
             int processes,

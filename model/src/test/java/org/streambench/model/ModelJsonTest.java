@@ -133,6 +133,9 @@ class ModelJsonTest {
                                 new RunDocument.ProcessUse(6, 12.5, 138.9, 0L, 1_234_567L, 13.7, 200_000_000L),
                                 "runner",
                                 new RunDocument.ProcessUse(1, 0.4, 4.4, null, null, null, 100_000_000L)),
+                        "vda",
+                        0L,
+                        4_500_000L,
                         1.25,
                         Map.of("engine", "a job on YARN: its containers run on the cluster's machines")));
         Path file = dir.resolve("result.json");

@@ -2,6 +2,7 @@ package org.streambench.runner.experiment;
 
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -240,6 +241,11 @@ public final class DatabaseSession implements AutoCloseable {
                 .flatMap(process -> process.handle().stream())
                 .flatMap(handle -> ProcessUsage.tree(handle).stream())
                 .toList();
+    }
+
+    /** The folder of the suite's own server (its data, its log); empty for an external one. */
+    public Optional<Path> serverFolder() {
+        return localServer == null ? Optional.empty() : Optional.of(servers.dir(name));
     }
 
     /** Whether the database is a server the suite started (now or with bench db start), whose processes it can watch. */

@@ -37,6 +37,7 @@ import org.streambench.operators.Guarantee;
 import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.engine.EngineProvider;
+import org.streambench.runner.monitor.DeviceUsage;
 import org.streambench.runner.monitor.ProcessUsage;
 import org.streambench.runner.monitor.ResourceWatch;
 import org.streambench.runner.monitor.ScrapeTargets;
@@ -311,10 +312,12 @@ public final class ExperimentRunner {
         Map<String, String> notSeen = new LinkedHashMap<>();
         if (!ProcessUsage.available()) {
             notSeen.put("all", "this system has no /proc to read processes' use from");
-            return new ResourceWatch(roles, notSeen);
+            return new ResourceWatch(roles, notSeen, null);
         }
+        String device = null;
         if (session.localServer()) {
             roles.put("database", session::serverProcesses);
+            device = session.serverFolder().flatMap(DeviceUsage::holding).orElse(null);
         } else if (session.storesData()) {
             notSeen.put("database", "an external server (--db-url): its processes run elsewhere");
         }
@@ -324,7 +327,7 @@ public final class ExperimentRunner {
             notSeen.put("engine", "a job on " + launcher.cluster() + ": its workers run in the cluster's containers");
         }
         roles.put("runner", () -> List.of(ProcessHandle.current()));
-        return new ResourceWatch(roles, notSeen);
+        return new ResourceWatch(roles, notSeen, device);
     }
 
     /** Records processed in the measured seconds. */

@@ -10,28 +10,37 @@ import org.streambench.model.RunDocument;
 /**
  * Watches the processes of each role (database, engine, runner) over a run's measured window:
  * {@link ProcessUsage} at its start and end, and the highest resident memory of the per-second
- * samples between them; then what each role used, per record as well.
+ * samples between them; and the block device that holds the database's data. Then what each role
+ * used, per record as well, and the device's bytes written per byte of payload.
  */
 public final class ResourceWatch {
 
     /** A watch of nothing, for runs whose resources are not recorded: its result is null. */
-    public static final ResourceWatch NONE = new ResourceWatch(Map.of(), Map.of());
+    public static final ResourceWatch NONE = new ResourceWatch(Map.of(), Map.of(), null);
 
     private final Map<String, Supplier<Collection<ProcessHandle>>> roles;
     private final Map<String, String> notSeen;
+    /** The block device holding the database's data, or null. */
+    private final String device;
+
     private final Map<String, ProcessUsage> atStart = new LinkedHashMap<>();
     private final Map<String, ProcessUsage> atEnd = new LinkedHashMap<>();
     private final Map<String, Long> peakRss = new LinkedHashMap<>();
+    private DeviceUsage deviceAtStart;
+    private DeviceUsage deviceAtEnd;
     private long startNanos;
     private long endNanos;
 
     /**
      * @param roles   the processes of each role, asked anew at every sample (a server's children come and go)
      * @param notSeen each role that cannot be watched, with the reason
+     * @param device  the block device that holds the database's data, or null
      */
-    public ResourceWatch(Map<String, Supplier<Collection<ProcessHandle>>> roles, Map<String, String> notSeen) {
+    public ResourceWatch(
+            Map<String, Supplier<Collection<ProcessHandle>>> roles, Map<String, String> notSeen, String device) {
         this.roles = new LinkedHashMap<>(roles);
         this.notSeen = new LinkedHashMap<>(notSeen);
+        this.device = device;
     }
 
     public synchronized void windowStarts() {
@@ -39,6 +48,7 @@ public final class ResourceWatch {
             return;
         }
         startNanos = System.nanoTime();
+        deviceAtStart = device == null ? null : DeviceUsage.of(device).orElse(null);
         roles.forEach((role, processes) -> {
             ProcessUsage usage = ProcessUsage.of(processes.get());
             atStart.put(role, usage);
@@ -60,6 +70,7 @@ public final class ResourceWatch {
             return;
         }
         endNanos = System.nanoTime();
+        deviceAtEnd = device == null ? null : DeviceUsage.of(device).orElse(null);
         roles.forEach((role, processes) -> {
             ProcessUsage usage = ProcessUsage.of(processes.get());
             atEnd.put(role, usage);
@@ -80,7 +91,6 @@ public final class ResourceWatch {
         atEnd.forEach((role, end) -> {
             ProcessUsage start = atStart.get(role);
             double cpuSeconds = Math.max(0, end.cpuTicks() - start.cpuTicks()) / ProcessUsage.TICKS_PER_SECOND;
-            Long readBytes = difference(start.readBytes(), end.readBytes());
             Long writeBytes = difference(start.writeBytes(), end.writeBytes());
             used.put(
                     role,
@@ -88,20 +98,28 @@ public final class ResourceWatch {
                             end.processes(),
                             cpuSeconds,
                             records > 0 ? cpuSeconds * 1e6 / records : null,
-                            readBytes,
+                            difference(start.readBytes(), end.readBytes()),
                             writeBytes,
                             writeBytes != null && records > 0 ? (double) writeBytes / records : null,
                             peakRss.get(role)));
         });
-        RunDocument.ProcessUse database = used.get("database");
-        Double amplification =
-                database != null && database.writeBytes() != null && payloadBytesPerRecord != null && records > 0
-                        ? database.writeBytes() / ((double) records * payloadBytesPerRecord)
-                        : null;
-        return new RunDocument.Resources((endNanos - startNanos) / 1e9, records, used, amplification, notSeen);
+        boolean deviceSeen = deviceAtStart != null && deviceAtEnd != null;
+        Long deviceWriteBytes = deviceSeen ? deviceAtEnd.writeBytes() - deviceAtStart.writeBytes() : null;
+        Double amplification = deviceWriteBytes != null && payloadBytesPerRecord != null && records > 0
+                ? deviceWriteBytes / ((double) records * payloadBytesPerRecord)
+                : null;
+        return new RunDocument.Resources(
+                (endNanos - startNanos) / 1e9,
+                records,
+                used,
+                deviceSeen ? device : null,
+                deviceSeen ? deviceAtEnd.readBytes() - deviceAtStart.readBytes() : null,
+                deviceWriteBytes,
+                amplification,
+                notSeen);
     }
 
-    /** One line for the console: each role's CPU-seconds per million records, the database's bytes written per record. */
+    /** One line for the console: each role's CPU-seconds per million records and peak RSS, the device's bytes written per record. */
     public static String describe(RunDocument.Resources resources) {
         StringBuilder line = new StringBuilder("used in the measured window:");
         String separator = " ";
@@ -113,15 +131,18 @@ public final class ResourceWatch {
             if (use.cpuSecondsPerMillionRecords() != null) {
                 line.append(String.format(Locale.ROOT, " (%.1f per 1M records)", use.cpuSecondsPerMillionRecords()));
             }
-            if (role.getKey().equals("database") && use.writeBytesPerRecord() != null) {
-                line.append(String.format(Locale.ROOT, ", %,.0f B written per record", use.writeBytesPerRecord()));
-                if (resources.writeAmplification() != null) {
-                    line.append(
-                            String.format(Locale.ROOT, " (write amplification %.2f)", resources.writeAmplification()));
-                }
-            }
             line.append(String.format(Locale.ROOT, ", RSS up to %,d MB", use.peakRssBytes() / 1_000_000));
             separator = "; ";
+        }
+        if (resources.deviceWriteBytes() != null && resources.records() > 0) {
+            line.append(String.format(
+                    Locale.ROOT,
+                    "; %s wrote %,.0f B per record",
+                    resources.device(),
+                    resources.deviceWriteBytes() / (double) resources.records()));
+            if (resources.writeAmplification() != null) {
+                line.append(String.format(Locale.ROOT, " (write amplification %.1f)", resources.writeAmplification()));
+            }
         }
         resources
                 .notSeen()

@@ -5,11 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.streambench.model.RunDocument;
 
 /** What a role used over the window, from /proc: CPU time as a difference, per record, and memory at its highest. */
@@ -26,7 +32,7 @@ class ResourceWatchTest {
     @Test
     void theCpuTimeSpentInTheWindowIsCountedPerMillionRecords() {
         Supplier<Collection<ProcessHandle>> self = () -> List.of(ProcessHandle.current());
-        ResourceWatch watch = new ResourceWatch(Map.of("runner", self), Map.of("database", "elsewhere"));
+        ResourceWatch watch = new ResourceWatch(Map.of("runner", self), Map.of("database", "elsewhere"), null);
         assertNull(watch.resources(1000, 100), "no window yet");
         watch.windowStarts();
         long until = System.nanoTime() + 400_000_000L;
@@ -48,14 +54,30 @@ class ResourceWatchTest {
     }
 
     @Test
-    void writeAmplificationIsTheDatabasesBytesWrittenPerPayloadByte() {
+    void writeAmplificationIsTheDevicesBytesWrittenPerPayloadByte(@TempDir Path dir) throws Exception {
+        String device = DeviceUsage.holding(dir).orElse(null);
+        Assumptions.assumeTrue(
+                device != null, "the temporary folder is on no block device (tmpfs)"); // then nothing to watch
         Supplier<Collection<ProcessHandle>> self = () -> List.of(ProcessHandle.current());
-        ResourceWatch watch = new ResourceWatch(Map.of("database", self), Map.of());
+        ResourceWatch watch = new ResourceWatch(Map.of("database", self), Map.of(), device);
         watch.windowStarts();
+        try (FileChannel file =
+                FileChannel.open(dir.resolve("written"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            file.write(ByteBuffer.allocate(4_000_000));
+            file.force(true);
+        }
         watch.windowEnds();
-        RunDocument.Resources resources = watch.resources(10, 100);
-        RunDocument.ProcessUse database = resources.roles().get("database");
-        assertEquals(database.writeBytes() / 1000.0, resources.writeAmplification(), 1e-9);
-        assertNull(watch.resources(10, null).writeAmplification(), "records that write nothing (read)");
+        RunDocument.Resources resources = watch.resources(1000, 100);
+        assertTrue(resources.deviceWriteBytes() >= 4_000_000L, "the 4 MB forced to " + device + ": " + resources);
+        assertEquals(resources.deviceWriteBytes() / 100_000.0, resources.writeAmplification(), 1e-9);
+        assertNull(watch.resources(1000, null).writeAmplification(), "records that write nothing (read)");
+    }
+
+    @Test
+    void aDeviceStatLineGivesSectorsOf512Bytes() {
+        DeviceUsage usage = DeviceUsage.parse(
+                "vda", " 1373479    55914 53504778  1152114 23896102  1236959 480072208  2222751 0 1 2");
+        assertEquals(53_504_778L * 512, usage.readBytes());
+        assertEquals(480_072_208L * 512, usage.writeBytes());
     }
 }
