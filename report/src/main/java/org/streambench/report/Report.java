@@ -253,7 +253,8 @@ public final class Report {
                     + "readLatencyMeanMicros,readLatencyStddevMicros,p50,p95,p99,p999,mismatches,emulated,engineVersion,databaseVersion,"
                     + "durationSeconds,warmupSeconds,keys,parallelism,rate,commit,error,access,endToEndP99Micros,"
                     + "ceilingTool,ceilingThroughput,ceilingRatio,guarantee,checkpointIntervalMillis,fault,duplicates,losses,"
-                    + "keyDistribution");
+                    + "keyDistribution,databaseCpuSecondsPerMillionRecords,engineCpuSecondsPerMillionRecords,"
+                    + "runnerCpuSecondsPerMillionRecords,deviceWriteBytesPerRecord,writeAmplification");
             for (RunRecord r : runs) {
                 RunRecord.Latency l = r.readLatency();
                 csv.println(String.join(
@@ -294,9 +295,18 @@ public final class Report {
                         field(r.fault()),
                         r.duplicates() == null ? "" : Long.toString(r.duplicates()),
                         r.losses() == null ? "" : Long.toString(r.losses()),
-                        r.keyDistribution()));
+                        r.keyDistribution(),
+                        optional(r.cpuSecondsPerMillionRecords("database")),
+                        optional(r.cpuSecondsPerMillionRecords("engine")),
+                        optional(r.cpuSecondsPerMillionRecords("runner")),
+                        optional(r.deviceWriteBytesPerRecord()),
+                        optional(r.writeAmplification())));
             }
         }
+    }
+
+    private static String optional(Double value) {
+        return value == null ? "" : number(value);
     }
 
     private static String repetition(RunRecord r) {
@@ -331,6 +341,9 @@ public final class Report {
         }
         if (Guarantees.any(runs)) {
             Guarantees.html(h, cells);
+        }
+        if (Efficiency.any(runs)) {
+            Efficiency.html(h, cells);
         }
         if (comparison != null) {
             comparison.html(h, otherLabel);

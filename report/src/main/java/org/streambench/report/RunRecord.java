@@ -16,7 +16,8 @@ import org.streambench.model.RunDocument;
  * the records' end-to-end latency (µs), or null. {@code guarantee}: none for a file written before
  * guarantees existed; {@code fault} the injected fault, or null; {@code duplicates}, {@code losses}
  * the audit's counts, null without an audit; {@code keyDistribution}: how records picked among the
- * keys, uniform for a file written before distributions existed.
+ * keys, uniform for a file written before distributions existed. {@code resources}: what the
+ * run's processes used in its measured window, or null (a bounded run, an older file).
  */
 public record RunRecord(
         Path folder,
@@ -54,7 +55,8 @@ public record RunRecord(
         String fault,
         Long duplicates,
         Long losses,
-        String keyDistribution) {
+        String keyDistribution,
+        RunDocument.Resources resources) {
 
     /**
      * How the operator ran: its access mode, and the guarantee, fault and key distribution when
@@ -158,6 +160,26 @@ public record RunRecord(
                 spec.fault(),
                 audit == null ? null : audit.duplicates(),
                 audit == null ? null : audit.losses(),
-                spec.keyDistribution() == null ? "uniform" : spec.keyDistribution());
+                spec.keyDistribution() == null ? "uniform" : spec.keyDistribution(),
+                run.resources());
+    }
+
+    /** A role's CPU-seconds per million records in the measured window, or null. */
+    public Double cpuSecondsPerMillionRecords(String role) {
+        if (resources == null || resources.roles().get(role) == null) {
+            return null;
+        }
+        return resources.roles().get(role).cpuSecondsPerMillionRecords();
+    }
+
+    /** The bytes the database's device wrote per record in the measured window, or null. */
+    public Double deviceWriteBytesPerRecord() {
+        return resources == null || resources.deviceWriteBytes() == null || resources.records() == 0
+                ? null
+                : resources.deviceWriteBytes() / (double) resources.records();
+    }
+
+    public Double writeAmplification() {
+        return resources == null ? null : resources.writeAmplification();
     }
 }

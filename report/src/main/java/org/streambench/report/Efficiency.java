@@ -1,0 +1,80 @@
+package org.streambench.report;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.function.Function;
+
+/**
+ * The report's section on what each record cost, when the runs recorded their resources: per
+ * cell, the CPU-seconds per million records of the database server, the engine's job and the
+ * runner, and the bytes the database's device wrote per record with the write amplification
+ * (means over the cell's ok runs). On a machine whose cores the three share, these say more about
+ * a larger machine than the throughput does.
+ */
+final class Efficiency {
+
+    private Efficiency() {}
+
+    static boolean any(List<RunRecord> runs) {
+        return runs.stream().anyMatch(r -> r.resources() != null);
+    }
+
+    static void html(StringBuilder h, Map<Cell.Key, Cell> cells) {
+        h.append("<h2>Efficiency: what each record cost</h2>\n<p>CPU-seconds per million records of each")
+                .append(" role over the measured window (from /proc), and the bytes the device holding the")
+                .append(" database's data wrote per record; write amplification: those bytes per byte of payload")
+                .append(" (BLOB plus 48 bytes of id and fields). Means over each cell's ok runs; empty where a")
+                .append(" run could not see a role (an external server, a job on YARN).</p>\n");
+        h.append(
+                        "<table><thead><tr><th class=\"l\">engine</th><th class=\"l\">database</th><th class=\"l\">pattern</th>")
+                .append("<th>BLOB</th><th class=\"l\">variant</th><th>throughput (records/s)</th><th>database")
+                .append(" CPU-s / 1M</th><th>engine CPU-s / 1M</th><th>runner CPU-s / 1M</th><th>device bytes")
+                .append(" / record</th><th>write amplification</th></tr></thead><tbody>");
+        List<Cell> measured = cells.values().stream()
+                .filter(Cell::ok)
+                .filter(c -> c.runs().stream().anyMatch(r -> r.resources() != null))
+                .sorted(Comparator.comparing((Cell c) -> c.key().pattern())
+                        .thenComparingInt(c -> c.key().blobBytes())
+                        .thenComparing(c -> c.key().database())
+                        .thenComparing(c -> c.key().engine())
+                        .thenComparing(c -> c.key().access()))
+                .toList();
+        for (Cell cell : measured) {
+            Cell.Key key = cell.key();
+            h.append("<tr><td class=\"l\">")
+                    .append(Report.esc(key.engine()))
+                    .append("</td><td class=\"l\">")
+                    .append(Report.esc(key.database()))
+                    .append("</td><td class=\"l\">")
+                    .append(Report.esc(key.pattern()))
+                    .append("</td><td>")
+                    .append(key.blobBytes())
+                    .append("</td><td class=\"l\">")
+                    .append(Report.esc(key.access()))
+                    .append("</td><td>")
+                    .append(String.format(Locale.ROOT, "%,.0f", cell.throughput()))
+                    .append("</td>")
+                    .append(mean(cell, r -> r.cpuSecondsPerMillionRecords("database"), "%,.1f"))
+                    .append(mean(cell, r -> r.cpuSecondsPerMillionRecords("engine"), "%,.1f"))
+                    .append(mean(cell, r -> r.cpuSecondsPerMillionRecords("runner"), "%,.1f"))
+                    .append(mean(cell, RunRecord::deviceWriteBytesPerRecord, "%,.0f"))
+                    .append(mean(cell, RunRecord::writeAmplification, "%,.1f"))
+                    .append("</tr>");
+        }
+        h.append("</tbody></table>\n");
+    }
+
+    private static String mean(Cell cell, Function<RunRecord, Double> value, String format) {
+        OptionalDouble mean = cell.runs().stream()
+                .filter(RunRecord::ok)
+                .map(value)
+                .filter(Objects::nonNull)
+                .mapToDouble(Double::doubleValue)
+                .average();
+        return "<td>" + (mean.isPresent() ? String.format(Locale.ROOT, format, mean.getAsDouble()) : "") + "</td>";
+    }
+}

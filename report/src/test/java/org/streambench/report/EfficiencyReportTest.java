@@ -1,0 +1,76 @@
+package org.streambench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.streambench.report.Fixtures.run;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What each record cost: a row per cell with resources (means over its runs), and results.csv's columns. */
+class EfficiencyReportTest {
+
+    @Test
+    void aCellWithResourcesHasItsCostPerRecordAndACellWithoutHasNoRow(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "update", 1, 1, "ok", 1000, 200.0);
+        run(dir, "flink", "postgresql", "update", 1, 2, "ok", 1000, 200.0);
+        run(dir, "spark", "postgresql", "update", 1, 1, "ok", 800, 200.0);
+        withResources(dir.resolve("flink/postgresql/update/1/rep-1"), 100.0, 8_000_000L);
+        withResources(dir.resolve("flink/postgresql/update/1/rep-2"), 140.0, 10_000_000L);
+
+        String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
+        String section = html.substring(html.indexOf("<h2>Efficiency"));
+        section = section.substring(0, section.indexOf("</table>"));
+        // means of the two runs: database 120 CPU-s per 1M, 9,000 device bytes per record of 49 payload bytes
+        assertTrue(
+                section.contains("<td>1,000</td><td>120.0</td><td>250.0</td><td>10.0</td><td>9,000</td><td>183.7</td>"),
+                section);
+        assertFalse(section.contains("<td class=\"l\">spark</td>"), "spark's runs recorded nothing: " + section);
+
+        List<String> csv = Files.readAllLines(dir.resolve("report/results.csv"));
+        List<String> header = List.of(csv.get(0).split(","));
+        List<String> first = List.of(csv.stream()
+                .filter(line -> line.startsWith("flink/postgresql/update/1/rep-1,"))
+                .findFirst()
+                .orElseThrow()
+                .split(",", -1));
+        assertEquals("100.000", first.get(header.indexOf("databaseCpuSecondsPerMillionRecords")));
+        assertEquals("8000.000", first.get(header.indexOf("deviceWriteBytesPerRecord")));
+        assertEquals("163.265", first.get(header.indexOf("writeAmplification")));
+    }
+
+    @Test
+    void runsWithoutResourcesHaveNoSection(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "update", 1, 1, "ok", 1000, 200.0);
+        String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
+        assertFalse(html.contains("<h2>Efficiency"), html);
+    }
+
+    /** Adds a resources part of 1,000 records: the database's CPU-s per 1M as given, the engine's 250, the runner's 10. */
+    private static void withResources(Path folder, double databaseCpuPerMillion, long deviceWriteBytes)
+            throws Exception {
+        Path file = folder.resolve("result.json");
+        String json = Files.readString(file).strip();
+        String resources = String.format(
+                java.util.Locale.ROOT,
+                "\"resources\": {\"windowSeconds\": 1.0, \"records\": 1000, \"roles\": {"
+                        + "\"database\": {\"processes\": 5, \"cpuSeconds\": %s, \"cpuSecondsPerMillionRecords\": %s,"
+                        + " \"peakRssBytes\": 1},"
+                        + " \"engine\": {\"processes\": 1, \"cpuSeconds\": 0.25, \"cpuSecondsPerMillionRecords\": 250.0,"
+                        + " \"peakRssBytes\": 1},"
+                        + " \"runner\": {\"processes\": 1, \"cpuSeconds\": 0.01, \"cpuSecondsPerMillionRecords\": 10.0,"
+                        + " \"peakRssBytes\": 1}},"
+                        + " \"device\": \"vda\", \"deviceReadBytes\": 0, \"deviceWriteBytes\": %d,"
+                        + " \"writeAmplification\": %s, \"notSeen\": {}}, ",
+                databaseCpuPerMillion / 1000,
+                databaseCpuPerMillion,
+                deviceWriteBytes,
+                deviceWriteBytes / 1000.0 / 49);
+        Files.writeString(file, "{" + resources + json.substring(1));
+    }
+}
