@@ -355,6 +355,16 @@ class MatrixTest {
                 out, "--guarantees 'twice' must be one of", "matrix", "--guarantees", "twice", "--out", out.toString());
         assertBad(
                 out,
+                "--checkpoint-intervals '5ms' is shorter than 10ms",
+                "matrix",
+                "--guarantees",
+                "none,exactly-once",
+                "--checkpoint-intervals",
+                "1s,5ms",
+                "--out",
+                out.toString());
+        assertBad(
+                out,
                 "no cell of the matrix can run its guarantee: --guarantee exactly-once commits",
                 "matrix",
                 "--guarantees",

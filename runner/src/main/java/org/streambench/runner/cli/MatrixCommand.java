@@ -472,6 +472,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 .toList();
         List<String> intervalAxis =
                 axis("--checkpoint-intervals", checkpointIntervals, List.of(experiment.checkpointInterval));
+        intervalAxis.forEach(
+                interval -> ExperimentOptions.checkpointIntervalMillis("--checkpoint-intervals", interval));
         if (checkpointIntervals != null && guaranteeAxis.stream().allMatch(Cell.NO_GUARANTEE::equals)) {
             throw new UserError("--checkpoint-intervals goes with a guarantee that checkpoints; add --guarantees"
                     + " at-least-once or exactly-once");

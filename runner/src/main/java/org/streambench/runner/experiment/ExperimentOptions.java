@@ -164,6 +164,16 @@ public final class ExperimentOptions {
             description = "Seed of the generators (default: ${DEFAULT-VALUE}).")
     String seed;
 
+    /** A checkpoint interval given to {@code option}, in milliseconds; refused when no engine takes it. */
+    public static long checkpointIntervalMillis(String option, String value) {
+        long interval = Inputs.millis(option, value);
+        if (interval < MIN_CHECKPOINT_INTERVAL_MILLIS) {
+            throw new UserError(option + " '" + value + "' is shorter than " + MIN_CHECKPOINT_INTERVAL_MILLIS
+                    + "ms, the shortest an engine takes");
+        }
+        return interval;
+    }
+
     /** Flink's shortest checkpoint interval. */
     static final long MIN_CHECKPOINT_INTERVAL_MILLIS = 10;
 
@@ -280,11 +290,7 @@ public final class ExperimentOptions {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        long interval = Inputs.millis("--checkpoint-interval", checkpointInterval);
-        if (interval < MIN_CHECKPOINT_INTERVAL_MILLIS) {
-            throw new UserError("--checkpoint-interval '" + checkpointInterval + "' is shorter than "
-                    + MIN_CHECKPOINT_INTERVAL_MILLIS + "ms, the shortest an engine takes");
-        }
+        long interval = checkpointIntervalMillis("--checkpoint-interval", checkpointInterval);
         Fault parsedFault = fault(parsedEngine, durationSeconds + warmupSeconds, parsedGuarantee);
         if ((parsedGuarantee.recovers() || parsedFault != null) && job.onYarn()) {
             throw new UserError(
