@@ -167,6 +167,15 @@ public interface Database extends AutoCloseable {
     }
 
     /**
+     * The server's own cumulative counters of the work it did (WAL bytes written, commits, pages
+     * read), by the server's names, as it reports them now; the runner records how much each grew
+     * over a run's measured window. Empty where the connector reads none.
+     */
+    default Map<String, Long> serverCounters() {
+        return Map.of();
+    }
+
+    /**
      * A warning that belongs next to every number measured against this server (e.g. it only
      * emulates the database), or null.
      */

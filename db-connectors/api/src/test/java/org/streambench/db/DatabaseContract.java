@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -148,6 +149,30 @@ public abstract class DatabaseContract {
         db.insert(FIRST, FIRST_BLOB);
         assertFalse(db.settle().isBlank(), "what settling did");
         assertStored(FIRST, FIRST_BLOB);
+    }
+
+    /** Where a connector reads the server's counters, they never go back, and writes make some of them grow. */
+    @Test
+    void theServersCountersOnlyGrowAndWritesMoveThem() {
+        Map<String, Long> before = db.serverCounters();
+        if (before.isEmpty()) {
+            return; // a connector without counters: nothing to hold it to
+        }
+        db.prefill(50, DatabaseContract::prefilled, i -> blobOf(i, 1000));
+        db.settle();
+        // a server may publish its counters a moment later (PostgreSQL's backends, at most once a second)
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        Map<String, Long> read = db.serverCounters();
+        while (read.equals(before) && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            read = db.serverCounters();
+        }
+        Map<String, Long> after = read;
+        assertEquals(before.keySet(), after.keySet(), "the same counters each time");
+        before.forEach((name, value) -> assertTrue(after.get(name) >= value, name + " went back: " + after));
+        assertTrue(
+                before.keySet().stream().anyMatch(name -> after.get(name) > before.get(name)),
+                "nothing moved: " + after);
     }
 
     /** batch mode: one read of many keys finds those stored, and one write stores inserts and updates together. */

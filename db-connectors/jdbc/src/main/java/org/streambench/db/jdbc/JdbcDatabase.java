@@ -461,6 +461,31 @@ public abstract class JdbcDatabase implements Database {
         return settings;
     }
 
+    /** A query of (name, value) rows: the server's cumulative counters of its work; null for none. */
+    protected String countersQuery() {
+        return null;
+    }
+
+    @Override
+    public Map<String, Long> serverCounters() {
+        String query = countersQuery();
+        if (query == null) {
+            return Map.of();
+        }
+        Map<String, Long> counters = new TreeMap<>();
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(query)) {
+            while (rows.next()) {
+                counters.put(
+                        rows.getString(1).toLowerCase(Locale.ROOT),
+                        Long.parseLong(rows.getString(2).trim()));
+            }
+        } catch (SQLException e) {
+            throw failure("read the server's counters", e);
+        }
+        return counters;
+    }
+
     @Override
     public String serverVersion() {
         try {

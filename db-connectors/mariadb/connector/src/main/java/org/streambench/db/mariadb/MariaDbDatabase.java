@@ -51,6 +51,13 @@ public final class MariaDbDatabase extends JdbcDatabase {
                 + " 'innodb_doublewrite', 'innodb_flush_method')";
     }
 
+    /** InnoDB's redo log and data bytes written, its fsyncs, buffer pool reads from disk and requests, and commits. */
+    @Override
+    protected String countersQuery() {
+        return "SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_os_log_written', 'Innodb_data_written',"
+                + " 'Innodb_data_fsyncs', 'Innodb_buffer_pool_reads', 'Innodb_buffer_pool_read_requests', 'Com_commit')";
+    }
+
     @Override
     protected Properties driverProperties() {
         Properties properties = new Properties();

@@ -46,6 +46,17 @@ public final class PostgresDatabase extends JdbcDatabase {
         return "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method')";
     }
 
+    /** pg_stat_wal's WAL records, full-page images and bytes; pg_stat_database's commits, blocks read and found in shared buffers. */
+    @Override
+    protected String countersQuery() {
+        return "SELECT 'wal_records', wal_records FROM pg_stat_wal"
+                + " UNION ALL SELECT 'wal_fpi', wal_fpi FROM pg_stat_wal"
+                + " UNION ALL SELECT 'wal_bytes', wal_bytes::bigint FROM pg_stat_wal"
+                + " UNION ALL SELECT 'xact_commit', xact_commit FROM pg_stat_database WHERE datname = current_database()"
+                + " UNION ALL SELECT 'blks_read', blks_read FROM pg_stat_database WHERE datname = current_database()"
+                + " UNION ALL SELECT 'blks_hit', blks_hit FROM pg_stat_database WHERE datname = current_database()";
+    }
+
     @Override
     protected Properties driverProperties() {
         Properties properties = new Properties();
