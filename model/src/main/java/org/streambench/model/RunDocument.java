@@ -93,8 +93,10 @@ public record RunDocument(
      * what it read and wrote in the window ({@code /sys/class/block}; every process's, the database's
      * mostly), null when there is none to watch. {@code writeAmplification}: those bytes written per
      * byte of payload the records wrote (BLOB plus 48 bytes of id and fields); null for read, which
-     * writes nothing. {@code notSeen}: each role the runner could not watch, with the reason (an
-     * external server, a job on YARN, a system without /proc).
+     * writes nothing. {@code databaseCounters}: how much each of the server's own counters grew in
+     * the window (PostgreSQL's pg_stat_wal and pg_stat_database, MariaDB's InnoDB status; absent
+     * where the connector reads none). {@code notSeen}: each role the runner could not watch, with
+     * the reason (an external server, a job on YARN, a system without /proc).
      */
     public record Resources(
             double windowSeconds,
@@ -104,6 +106,7 @@ public record RunDocument(
             Long deviceReadBytes,
             Long deviceWriteBytes,
             Double writeAmplification,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> databaseCounters,
             Map<String, String> notSeen) {}
 
     /**

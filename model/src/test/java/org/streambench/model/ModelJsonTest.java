@@ -137,6 +137,7 @@ class ModelJsonTest {
                         0L,
                         4_500_000L,
                         1.25,
+                        Map.of("wal_bytes", 4_000_000L, "xact_commit", 90_000L),
                         Map.of("engine", "a job on YARN: its containers run on the cluster's machines")));
         Path file = dir.resolve("result.json");
         Files.writeString(file, ResultJson.write(document));

@@ -204,6 +204,9 @@ class EndToEndTest {
         assertTrue(
                 String.valueOf(map(resources, "notSeen").get("database")).startsWith("an external server"),
                 "a server given by --db-url is not watched, and the run says so: " + resources);
+        assertTrue(
+                ((Number) map(resources, "databaseCounters").get("xact_commit")).longValue() > 0,
+                "its own counters are read through the connection, also from an external server: " + resources);
 
         assertNotNull(scraped, "the job's metrics endpoint served the processed-records counter while it ran");
         assertTrue(

@@ -312,7 +312,7 @@ public final class ExperimentRunner {
         Map<String, String> notSeen = new LinkedHashMap<>();
         if (!ProcessUsage.available()) {
             notSeen.put("all", "this system has no /proc to read processes' use from");
-            return new ResourceWatch(roles, notSeen, null);
+            return new ResourceWatch(roles, notSeen, null, Map::of);
         }
         String device = null;
         if (session.localServer()) {
@@ -327,7 +327,16 @@ public final class ExperimentRunner {
             notSeen.put("engine", "a job on " + launcher.cluster() + ": its workers run in the cluster's containers");
         }
         roles.put("runner", () -> List.of(ProcessHandle.current()));
-        return new ResourceWatch(roles, notSeen, device);
+        return new ResourceWatch(roles, notSeen, device, () -> serverCounters(session));
+    }
+
+    /** The database server's counters now; none when it cannot tell (they are a figure beside the run, never its cause to fail). */
+    private static Map<String, Long> serverCounters(DatabaseSession session) {
+        try {
+            return session.database().serverCounters();
+        } catch (DatabaseException e) {
+            return Map.of();
+        }
     }
 
     /** Records processed in the measured seconds. */

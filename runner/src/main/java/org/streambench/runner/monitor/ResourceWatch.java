@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.streambench.model.RunDocument;
 
@@ -16,12 +17,17 @@ import org.streambench.model.RunDocument;
 public final class ResourceWatch {
 
     /** A watch of nothing, for runs whose resources are not recorded: its result is null. */
-    public static final ResourceWatch NONE = new ResourceWatch(Map.of(), Map.of(), null);
+    public static final ResourceWatch NONE = new ResourceWatch(Map.of(), Map.of(), null, Map::of);
 
     private final Map<String, Supplier<Collection<ProcessHandle>>> roles;
     private final Map<String, String> notSeen;
     /** The block device holding the database's data, or null. */
     private final String device;
+    /** The database server's own counters (empty where the connector reads none, or cannot now). */
+    private final Supplier<Map<String, Long>> databaseCounters;
+
+    private Map<String, Long> countersAtStart = Map.of();
+    private Map<String, Long> countersAtEnd = Map.of();
 
     private final Map<String, ProcessUsage> atStart = new LinkedHashMap<>();
     private final Map<String, ProcessUsage> atEnd = new LinkedHashMap<>();
@@ -35,12 +41,17 @@ public final class ResourceWatch {
      * @param roles   the processes of each role, asked anew at every sample (a server's children come and go)
      * @param notSeen each role that cannot be watched, with the reason
      * @param device  the block device that holds the database's data, or null
+     * @param databaseCounters the database server's own cumulative counters, read at the window's start and end
      */
     public ResourceWatch(
-            Map<String, Supplier<Collection<ProcessHandle>>> roles, Map<String, String> notSeen, String device) {
+            Map<String, Supplier<Collection<ProcessHandle>>> roles,
+            Map<String, String> notSeen,
+            String device,
+            Supplier<Map<String, Long>> databaseCounters) {
         this.roles = new LinkedHashMap<>(roles);
         this.notSeen = new LinkedHashMap<>(notSeen);
         this.device = device;
+        this.databaseCounters = databaseCounters;
     }
 
     public synchronized void windowStarts() {
@@ -49,6 +60,7 @@ public final class ResourceWatch {
         }
         startNanos = System.nanoTime();
         deviceAtStart = device == null ? null : DeviceUsage.of(device).orElse(null);
+        countersAtStart = databaseCounters.get();
         roles.forEach((role, processes) -> {
             ProcessUsage usage = ProcessUsage.of(processes.get());
             atStart.put(role, usage);
@@ -71,6 +83,7 @@ public final class ResourceWatch {
         }
         endNanos = System.nanoTime();
         deviceAtEnd = device == null ? null : DeviceUsage.of(device).orElse(null);
+        countersAtEnd = databaseCounters.get();
         roles.forEach((role, processes) -> {
             ProcessUsage usage = ProcessUsage.of(processes.get());
             atEnd.put(role, usage);
@@ -116,6 +129,7 @@ public final class ResourceWatch {
                 deviceSeen ? deviceAtEnd.readBytes() - deviceAtStart.readBytes() : null,
                 deviceWriteBytes,
                 amplification,
+                counterGrowth(),
                 notSeen);
     }
 
@@ -149,6 +163,18 @@ public final class ResourceWatch {
                 .forEach((role, why) ->
                         line.append("; ").append(role).append(" not seen: ").append(why));
         return line.toString();
+    }
+
+    /** How much each counter read at both ends grew; empty unless both reads had some. */
+    private Map<String, Long> counterGrowth() {
+        Map<String, Long> growth = new TreeMap<>();
+        countersAtEnd.forEach((name, end) -> {
+            Long start = countersAtStart.get(name);
+            if (start != null) {
+                growth.put(name, end - start);
+            }
+        });
+        return growth;
     }
 
     private static Long difference(Long start, Long end) {

@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class ResourceWatchTest {
     @Test
     void theCpuTimeSpentInTheWindowIsCountedPerMillionRecords() {
         Supplier<Collection<ProcessHandle>> self = () -> List.of(ProcessHandle.current());
-        ResourceWatch watch = new ResourceWatch(Map.of("runner", self), Map.of("database", "elsewhere"), null);
+        ResourceWatch watch = new ResourceWatch(Map.of("runner", self), Map.of("database", "elsewhere"), null, Map::of);
         assertNull(watch.resources(1000, 100), "no window yet");
         watch.windowStarts();
         long until = System.nanoTime() + 400_000_000L;
@@ -59,7 +60,7 @@ class ResourceWatchTest {
         Assumptions.assumeTrue(
                 device != null, "the temporary folder is on no block device (tmpfs)"); // then nothing to watch
         Supplier<Collection<ProcessHandle>> self = () -> List.of(ProcessHandle.current());
-        ResourceWatch watch = new ResourceWatch(Map.of("database", self), Map.of(), device);
+        ResourceWatch watch = new ResourceWatch(Map.of("database", self), Map.of(), device, Map::of);
         watch.windowStarts();
         try (FileChannel file =
                 FileChannel.open(dir.resolve("written"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -71,6 +72,22 @@ class ResourceWatchTest {
         assertTrue(resources.deviceWriteBytes() >= 4_000_000L, "the 4 MB forced to " + device + ": " + resources);
         assertEquals(resources.deviceWriteBytes() / 100_000.0, resources.writeAmplification(), 1e-9);
         assertNull(watch.resources(1000, null).writeAmplification(), "records that write nothing (read)");
+    }
+
+    @Test
+    void theDatabasesCountersAreRecordedAsTheirGrowthInTheWindow() {
+        AtomicLong wal = new AtomicLong(1000);
+        ResourceWatch watch = new ResourceWatch(
+                Map.of("runner", () -> List.of(ProcessHandle.current())),
+                Map.of(),
+                null,
+                () -> Map.of("wal_bytes", wal.get(), "xact_commit", 7L));
+        watch.windowStarts();
+        wal.addAndGet(8192);
+        watch.windowEnds();
+        assertEquals(
+                Map.of("wal_bytes", 8192L, "xact_commit", 0L),
+                watch.resources(10, 100).databaseCounters());
     }
 
     @Test
