@@ -45,17 +45,9 @@ final class Efficiency {
                 .toList();
         for (Cell cell : measured) {
             Cell.Key key = cell.key();
-            h.append("<tr><td class=\"l\">")
-                    .append(Report.esc(key.engine()))
-                    .append("</td><td class=\"l\">")
-                    .append(Report.esc(key.database()))
-                    .append("</td><td class=\"l\">")
-                    .append(Report.esc(key.pattern()))
-                    .append("</td><td>")
-                    .append(key.blobBytes())
-                    .append("</td><td class=\"l\">")
-                    .append(Report.esc(key.access()))
-                    .append("</td><td>")
+            h.append("<tr>");
+            Report.keyCells(h, key);
+            h.append("<td>")
                     .append(String.format(Locale.ROOT, "%,.0f", cell.throughput()))
                     .append("</td>")
                     .append(mean(cell, r -> r.cpuSecondsPerMillionRecords("database"), "%,.1f"))

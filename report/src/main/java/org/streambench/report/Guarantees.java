@@ -48,17 +48,9 @@ final class Guarantees {
                     key.blobBytes(),
                     cell.runs().get(0).variantWithoutGuarantee()));
             boolean comparable = none != null && none.ok() && cell.ok();
-            h.append("<tr><td class=\"l\">")
-                    .append(Report.esc(key.engine()))
-                    .append("</td><td class=\"l\">")
-                    .append(Report.esc(key.database()))
-                    .append("</td><td class=\"l\">")
-                    .append(Report.esc(key.pattern()))
-                    .append("</td><td>")
-                    .append(key.blobBytes())
-                    .append("</td><td class=\"l\">")
-                    .append(Report.esc(key.access()))
-                    .append("</td><td>")
+            h.append("<tr>");
+            Report.keyCells(h, key);
+            h.append("<td>")
                     .append(cell.ok() ? whole(cell.throughput()) : "<span class=\"bad\">failed</span>")
                     .append("</td><td>")
                     .append(none != null && none.ok() ? whole(none.throughput()) : "")

@@ -766,6 +766,21 @@ public final class Report {
                 : value;
     }
 
+    /** A table row's first cells: the cell's engine, database, pattern, BLOB size and variant. */
+    static void keyCells(StringBuilder h, Cell.Key key) {
+        h.append("<td class=\"l\">")
+                .append(esc(key.engine()))
+                .append("</td><td class=\"l\">")
+                .append(esc(key.database()))
+                .append("</td><td class=\"l\">")
+                .append(esc(key.pattern()))
+                .append("</td><td>")
+                .append(key.blobBytes())
+                .append("</td><td class=\"l\">")
+                .append(esc(key.access()))
+                .append("</td>");
+    }
+
     static String esc(String text) {
         return text == null
                 ? ""

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import org.streambench.db.CeilingTool;
 import org.streambench.db.Databases;
 import org.streambench.local.Home;
@@ -450,26 +451,15 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 throw new UserError("--shuffle '" + shuffle + "' must be a whole number (the seed of the order)");
             }
         }
-        List<String> accessAxis = axis("--accesses", accesses, List.of(Cell.SYNC)).stream()
-                .map(access -> {
-                    try {
-                        return AccessMode.parse(access).toString();
-                    } catch (IllegalArgumentException e) {
-                        throw new UserError(e.getMessage().replace("--access ", "--accesses "));
-                    }
-                })
-                .distinct()
-                .toList();
-        List<String> guaranteeAxis = axis("--guarantees", guarantees, List.of(Cell.NO_GUARANTEE)).stream()
-                .map(guarantee -> {
-                    try {
-                        return Guarantee.parse(guarantee).cliName();
-                    } catch (IllegalArgumentException e) {
-                        throw new UserError(e.getMessage().replace("--guarantee ", "--guarantees "));
-                    }
-                })
-                .distinct()
-                .toList();
+        List<String> accessAxis = canonical(
+                "--access", "--accesses", axis("--accesses", accesses, List.of(Cell.SYNC)), access -> AccessMode.parse(
+                                access)
+                        .toString());
+        List<String> guaranteeAxis = canonical(
+                "--guarantee",
+                "--guarantees",
+                axis("--guarantees", guarantees, List.of(Cell.NO_GUARANTEE)),
+                guarantee -> Guarantee.parse(guarantee).cliName());
         List<String> intervalAxis =
                 axis("--checkpoint-intervals", checkpointIntervals, List.of(experiment.checkpointInterval));
         intervalAxis.forEach(
@@ -480,6 +470,24 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         }
         return new MatrixPlan(
                 engineAxis, databaseAxis, patternAxis, blobAxis, runs, seed, accessAxis, guaranteeAxis, intervalAxis);
+    }
+
+    /**
+     * Each value of a list option as its single-value option spells it (so two spellings of one
+     * value make one cell); the parser's refusal, which names the single option, names the list.
+     */
+    private static List<String> canonical(
+            String singleOption, String listOption, List<String> values, UnaryOperator<String> parser) {
+        return values.stream()
+                .map(value -> {
+                    try {
+                        return parser.apply(value);
+                    } catch (IllegalArgumentException e) {
+                        throw new UserError(e.getMessage().replace(singleOption + " ", listOption + " "));
+                    }
+                })
+                .distinct()
+                .toList();
     }
 
     /**
