@@ -116,7 +116,8 @@ public record RunDocument(
      * counted as they dirty the page cache, not as the device writes: for PostgreSQL's WAL, one 8 KB
      * write and fdatasync per commit, it counted some 27 times the bytes written; null where it is not
      * readable), {@code writeBytesPerRecord}; {@code peakRssBytes} the role's resident memory at its
-     * highest.
+     * highest, summed over its processes (memory they share, such as PostgreSQL's shared buffers,
+     * counts once for each process that touched it).
      */
     public record ProcessUse(
             int processes,
