@@ -24,6 +24,7 @@ import org.streambench.db.DatabaseException;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.RecordGenerator;
+import org.streambench.generator.SensorRecord;
 import org.streambench.local.CleanupOnExit;
 import org.streambench.local.Folders;
 import org.streambench.local.Home;
@@ -352,7 +353,7 @@ public final class ExperimentRunner {
         return spec.blobBytes() + RECORD_FIELD_BYTES;
     }
 
-    private static final int RECORD_FIELD_BYTES = 12 + 3 * Integer.BYTES + 3 * Double.BYTES;
+    private static final int RECORD_FIELD_BYTES = SensorRecord.ID_LENGTH + 3 * Integer.BYTES + 3 * Double.BYTES;
 
     /**
      * Why the audit fails the run, or null: exactly-once fails on any duplicate or loss,

@@ -1,5 +1,7 @@
 package org.streambench.runner.matrix;
 
+import org.streambench.operators.Guarantee;
+
 /**
  * One experiment of a matrix: an engine, a database, a pattern, a BLOB size, an access mode (as
  * {@code --access} takes it) and a processing guarantee (as {@code --guarantee} takes it, with its
@@ -16,7 +18,7 @@ public record Cell(
         int repetition) {
 
     public static final String SYNC = "sync";
-    public static final String NO_GUARANTEE = "none";
+    public static final String NO_GUARANTEE = Guarantee.NONE.cliName();
 
     public Cell {
         if (guarantee.equals(NO_GUARANTEE)) {
