@@ -31,9 +31,10 @@ public record MatrixJournal(
      * by name and the first cell's spec instead of command-line arguments (a layout 1 or 2 journal's
      * arguments are read as settings and written back in layout 3); 4 added the guarantee axis
      * (plan.guarantees and plan.checkpointIntervals, each cell's guarantee and checkpointInterval;
-     * an older journal reads as a matrix without guarantees).
+     * an older journal reads as a matrix without guarantees); 5 added the setting axes
+     * (plan.settingAxes, each cell's settings; an older journal reads as a matrix without them).
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     public MatrixJournal {
         if (version == 0) { // a journal without it: written before it was introduced, in layout 1
@@ -45,7 +46,8 @@ public record MatrixJournal(
      * The axes and repetitions; {@code shuffleSeed} null for the fixed order; {@code accesses} the
      * access modes (null in a journal written before the axis existed: sync only); {@code guarantees}
      * and {@code checkpointIntervals} as {@code --guarantees} and {@code --checkpoint-intervals}
-     * take them (null before layout 4: none only).
+     * take them (null before layout 4: none only); {@code settingAxes} each setting axis's values by
+     * the run option it sets, e.g. {@code keys: [10000, 1000000]} (null without setting axes).
      */
     public record Plan(
             List<String> engines,
@@ -56,7 +58,8 @@ public record MatrixJournal(
             Long shuffleSeed,
             List<String> accesses,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<String> guarantees,
-            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> checkpointIntervals) {}
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> checkpointIntervals,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, List<String>> settingAxes) {}
 
     /**
      * One planned experiment and how it went. {@code state}: pending, running (from just before its
@@ -65,7 +68,7 @@ public record MatrixJournal(
      * its wall time; {@code phaseSeconds}: where that went, phase by phase; {@code access} its access
      * mode (null in a journal written before the access axis existed: sync); {@code guarantee} and
      * {@code checkpointInterval} its guarantee and interval (null before layout 4: none; the
-     * interval null for none).
+     * interval null for none); {@code settings} its value of each setting axis (null without them).
      */
     public record CellEntry(
             String id,
@@ -85,5 +88,6 @@ public record MatrixJournal(
             Map<String, Double> phaseSeconds,
             String access,
             @JsonInclude(JsonInclude.Include.NON_NULL) String guarantee,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String checkpointInterval) {}
+            @JsonInclude(JsonInclude.Include.NON_NULL) String checkpointInterval,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> settings) {}
 }

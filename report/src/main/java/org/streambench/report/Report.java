@@ -42,6 +42,7 @@ public final class Report {
     private final PlannedCells planned;
     private final Options options;
     private final List<String> notInStudy;
+    private final VariedSettings varied;
 
     /**
      * How the report ranks: {@code rankEmulators} puts databases measured against an emulator (the
@@ -64,6 +65,11 @@ public final class Report {
     private Report(Path dir, List<RunRecord> runs, PlannedCells planned, Order order, Options options) {
         this.dir = dir;
         this.options = options;
+        VariedSettings variedSettings = VariedSettings.of(runs);
+        this.varied = variedSettings;
+        runs = runs.stream()
+                .map(run -> run.withSettingsVariant(variedSettings.variant(variedSettings.of(run))))
+                .toList();
         this.runs = runs;
         this.planned = planned;
         Map<Cell.Key, List<RunRecord>> byKey = new LinkedHashMap<>();
@@ -341,6 +347,9 @@ public final class Report {
         }
         if (Guarantees.any(runs)) {
             Guarantees.html(h, cells);
+        }
+        if (varied.any()) {
+            SettingChanges.html(h, cells, varied);
         }
         if (Efficiency.any(runs)) {
             Efficiency.html(h, cells);

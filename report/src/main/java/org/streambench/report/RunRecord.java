@@ -2,6 +2,9 @@ package org.streambench.report;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.streambench.model.ResultJson;
 import org.streambench.model.RunDocument;
 
@@ -18,6 +21,9 @@ import org.streambench.model.RunDocument;
  * the audit's counts, null without an audit; {@code keyDistribution}: how records picked among the
  * keys, uniform for a file written before distributions existed. {@code resources}: what the
  * run's processes used in its measured window, or null (a bounded run, an older file).
+ * {@code connectorSettings}: the database settings it ran with, less the connection's (url, user,
+ * password); {@code settingsVariant}: empty, or what sets this run apart in a report whose runs vary
+ * in key space, parallelism or connector settings (see {@link VariedSettings}).
  */
 public record RunRecord(
         Path folder,
@@ -56,7 +62,56 @@ public record RunRecord(
         Long duplicates,
         Long losses,
         String keyDistribution,
-        RunDocument.Resources resources) {
+        RunDocument.Resources resources,
+        Map<String, String> connectorSettings,
+        String settingsVariant) {
+
+    /** The connection's own settings, which say where the database is, not how the run used it. */
+    private static final Set<String> CONNECTION_SETTINGS = Set.of("url", "user", "password");
+
+    /** This run in a report whose runs vary in settings: {@code settingsVariant} names its values that are not the baselines ({@link VariedSettings}). */
+    public RunRecord withSettingsVariant(String variant) {
+        return new RunRecord(
+                folder,
+                engine,
+                database,
+                pattern,
+                blobBytes,
+                status,
+                error,
+                throughputMean,
+                throughputStddev,
+                readLatency,
+                mismatches,
+                databaseNote,
+                engineVersion,
+                databaseVersion,
+                durationSeconds,
+                warmupSeconds,
+                keys,
+                parallelism,
+                rate,
+                host,
+                cores,
+                commit,
+                databaseProfile,
+                throughputHalf,
+                latencyHalf,
+                access,
+                endToEndP99,
+                ceilingTool,
+                ceilingThroughput,
+                ceilingRatio,
+                guarantee,
+                checkpointIntervalMillis,
+                fault,
+                duplicates,
+                losses,
+                keyDistribution,
+                resources,
+                connectorSettings,
+                variant);
+    }
 
     /**
      * How the operator ran: its access mode, and the guarantee, fault and key distribution when
@@ -64,19 +119,24 @@ public record RunRecord(
      * Runs of one variant form a cell; such a run never shares one with the study's runs.
      */
     public String variant() {
-        return variant(true);
+        return variant(true, settingsVariant);
     }
 
     /** The variant of the runs that differ from this one only in having no guarantee: the baseline of what it costs. */
     public String variantWithoutGuarantee() {
-        return variant(false);
+        return variant(false, settingsVariant);
+    }
+
+    /** The variant of the runs that differ from this one only in the settings {@code otherSettingsVariant} names. */
+    public String variantWithSettings(String otherSettingsVariant) {
+        return variant(true, otherSettingsVariant);
     }
 
     public boolean hasGuarantee() {
         return !"none".equals(guarantee);
     }
 
-    private String variant(boolean withGuarantee) {
+    private String variant(boolean withGuarantee, String settings) {
         String variant = access;
         if (withGuarantee && hasGuarantee()) {
             variant += ", " + guarantee + " every " + checkpointIntervalMillis + " ms";
@@ -84,7 +144,7 @@ public record RunRecord(
         if (fault != null) {
             variant += ", " + fault;
         }
-        return "uniform".equals(keyDistribution) ? variant : variant + ", " + keyDistribution + " keys";
+        return ("uniform".equals(keyDistribution) ? variant : variant + ", " + keyDistribution + " keys") + settings;
     }
 
     /** Read latency in microseconds. */
@@ -161,7 +221,21 @@ public record RunRecord(
                 audit == null ? null : audit.duplicates(),
                 audit == null ? null : audit.losses(),
                 spec.keyDistribution() == null ? "uniform" : spec.keyDistribution(),
-                run.resources());
+                run.resources(),
+                connectorSettings(spec.databaseSettings()),
+                "");
+    }
+
+    private static Map<String, String> connectorSettings(Map<String, String> all) {
+        Map<String, String> settings = new TreeMap<>();
+        if (all != null) {
+            all.forEach((key, value) -> {
+                if (!CONNECTION_SETTINGS.contains(key)) {
+                    settings.put(key, value);
+                }
+            });
+        }
+        return settings;
     }
 
     /** A role's CPU-seconds per million records in the measured window, or null. */

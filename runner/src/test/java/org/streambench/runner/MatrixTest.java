@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -153,9 +154,11 @@ class MatrixTest {
                 "--patterns",
                 "update",
                 "--blobs",
-                "100,300",
-                "--keys",
-                "200",
+                "100",
+                "--keyspaces",
+                "200,300",
+                "--db-settings",
+                "table=resumed_sensors",
                 "--warmup",
                 "1s",
                 "--time-budget",
@@ -195,7 +198,30 @@ class MatrixTest {
                                     .get("durationSeconds"))
                             .intValue(),
                     "the resumed cells run with the window the time budget gave when the matrix started");
+            Map<String, Object> spec =
+                    EndToEndTest.map(ResultFiles.read(out.resolve(cell.get("id").asText())), "spec");
+            assertEquals(
+                    cell.get("settings").get("keys").asLong(),
+                    ((Number) spec.get("keys")).longValue(),
+                    "a resumed cell runs with its own value of the key-space axis");
+            assertEquals(
+                    "resumed_sensors",
+                    ((Map<?, ?>) spec.get("databaseSettings")).get("table"),
+                    "and with the connector setting of the --db-settings axis");
         }
+        assertEquals(
+                List.of(
+                        "flink/postgresql/update/100/keys-200/db-setting-table-resumed-sensors/rep-1",
+                        "flink/postgresql/update/100/keys-300/db-setting-table-resumed-sensors/rep-1"),
+                StreamSupport.stream(journal.get("cells").spliterator(), false)
+                        .map(cell -> cell.get("id").asText())
+                        .toList());
+        CliResult report = CliResult.bench("report", out.toString());
+        assertEquals(0, report.code(), report.toString());
+        String html = Files.readString(out.resolve("report").resolve("index.html"));
+        assertTrue(
+                html.contains("Settings: what one changes") && html.contains("sync, 300 keys"),
+                "the report keeps the key spaces apart and compares them");
         assertEquals(2, journal.get("cells").get(0).get("attempts").asInt(), "the cell that was running ran again");
         assertEquals(1, journal.get("cells").get(1).get("attempts").asInt());
 
@@ -282,6 +308,44 @@ class MatrixTest {
                 "the matrix's default warm-up: " + run.out());
         assertTrue(run.out().contains("metrics on any free port"), "never the fixed default port: " + run.out());
         assertTrue(run.out().contains("flink/cassandra/read/1/rep-1"), run.out());
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
+    void settingAxesMakeACellPerCombinationInAFolderEachAndThePlanSaysSo(@TempDir Path tmp) {
+        Path out = tmp.resolve("matrix");
+        CliResult run = CliResult.bench(
+                "matrix",
+                "--dry-run",
+                "--engines",
+                "flink",
+                "--databases",
+                "cassandra",
+                "--patterns",
+                "update",
+                "--blobs",
+                "1",
+                "--keyspaces",
+                "10000,1000000",
+                "--parallelisms",
+                "1,2",
+                "--db-settings",
+                "writeConsistency=ONE;writeConsistency=QUORUM , readConsistency=ONE",
+                "--out",
+                out.toString());
+        assertEquals(0, run.code(), run.toString());
+        assertTrue(run.out().contains("x keys 10000 | 1000000 (a setting axis)"), run.out());
+        assertTrue(run.out().contains("x parallelism 1 | 2 (a setting axis)"), run.out());
+        assertTrue(
+                run.out().contains("x db-setting writeConsistency=ONE | writeConsistency=QUORUM,readConsistency=ONE"),
+                run.out());
+        assertTrue(run.out().contains("keys per axis, parallelism per axis"), run.out());
+        assertTrue(run.out().contains("8 experiments"), run.out());
+        assertTrue(
+                run.out()
+                        .contains("flink/cassandra/update/1/keys-1000000/parallelism-2/"
+                                + "db-setting-writeConsistency-QUORUM-readConsistency-ONE/rep-1"),
+                run.out());
         assertFalse(Files.exists(out));
     }
 
@@ -374,6 +438,66 @@ class MatrixTest {
                 "--out",
                 out.toString());
 
+        assertBad(
+                out,
+                "--keyspaces 'many' must be a positive whole number",
+                "matrix",
+                "--keyspaces",
+                "1000,many",
+                "--out",
+                out.toString());
+        assertBad(
+                out,
+                "give --parallelism or --parallelisms, not both",
+                "matrix",
+                "--parallelism",
+                "2",
+                "--parallelisms",
+                "1,2",
+                "--out",
+                out.toString());
+        assertBad(
+                out,
+                "--db-settings 'ONE' must be KEY=VALUE pairs",
+                "matrix",
+                "--databases",
+                "cassandra",
+                "--db-settings",
+                "ONE",
+                "--out",
+                out.toString());
+        assertBad(
+                out,
+                "database postgresql has no setting 'writeConsistency'",
+                "matrix",
+                "--databases",
+                "postgresql",
+                "--db-settings",
+                "writeConsistency=ONE",
+                "--out",
+                out.toString());
+        assertBad(
+                out,
+                "--db-setting table and --db-settings both set table",
+                "matrix",
+                "--databases",
+                "postgresql",
+                "--db-setting",
+                "table=a",
+                "--db-settings",
+                "table=b;table=c",
+                "--out",
+                out.toString());
+        assertBad(
+                out,
+                "--keys must be at most",
+                "matrix",
+                "--databases",
+                "postgresql",
+                "--keyspaces",
+                "10,999999999999",
+                "--out",
+                out.toString());
         assertBad(out, "is not a matrix folder", "matrix", "--resume", tmp.toString());
 
         Path newer = Files.createDirectories(tmp.resolve("newer"));

@@ -5,12 +5,15 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import org.streambench.db.CeilingTool;
@@ -39,6 +42,7 @@ import org.streambench.runner.matrix.JournalSettings;
 import org.streambench.runner.matrix.MatrixPlan;
 import org.streambench.runner.matrix.MatrixProgress;
 import org.streambench.runner.matrix.MatrixRunner;
+import org.streambench.runner.matrix.SettingAxis;
 import org.streambench.runner.matrix.TimeBudget;
 import org.streambench.runner.monitor.MatrixMetrics;
 import org.streambench.runner.results.ResultFiles;
@@ -145,6 +149,31 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             description = "Checkpoint intervals of the cells with a guarantee, e.g. 1s,10s (default: 1s); the"
                     + " guarantee none takes no checkpoints, so it makes one cell.")
     List<String> checkpointIntervals;
+
+    @Option(
+            names = "--keyspaces",
+            split = ",",
+            paramLabel = "LIST",
+            description = "Key spaces, each as --keys takes it, e.g. 10000,1000000: the database's size for read,"
+                    + " update and mixed (default: --keys alone).")
+    List<String> keyspaces;
+
+    @Option(
+            names = "--parallelisms",
+            split = ",",
+            paramLabel = "LIST",
+            description = "Processing parallelisms, each as --parallelism takes it, e.g. 1,2,4 (default:"
+                    + " --parallelism alone).")
+    List<String> parallelisms;
+
+    @Option(
+            names = "--db-settings",
+            split = ";",
+            paramLabel = "LIST",
+            description = "Connector settings, one cell each, separated by ';' (each KEY=VALUE[,KEY=VALUE...] as"
+                    + " --db-setting takes them), e.g. 'writeConsistency=ONE;writeConsistency=QUORUM' (default:"
+                    + " --db-setting alone).")
+    List<String> dbSettings;
 
     @Option(
             names = "--repetitions",
@@ -469,7 +498,51 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     + " at-least-once or exactly-once");
         }
         return new MatrixPlan(
-                engineAxis, databaseAxis, patternAxis, blobAxis, runs, seed, accessAxis, guaranteeAxis, intervalAxis);
+                engineAxis,
+                databaseAxis,
+                patternAxis,
+                blobAxis,
+                runs,
+                seed,
+                accessAxis,
+                guaranteeAxis,
+                intervalAxis,
+                settingAxes());
+    }
+
+    /** The setting axes given, each refused beside its single option when both set the same thing. */
+    private Map<String, List<String>> settingAxes() {
+        Map<String, List<String>> axes = new LinkedHashMap<>();
+        for (SettingAxis axis : SettingAxis.values()) {
+            List<String> given = givenValues(axis);
+            if (given == null) {
+                continue;
+            }
+            List<String> values = canonical(
+                    axis.listOption(), axis.listOption(), axis(axis.listOption(), given, List.of()), axis::canonical);
+            if (axis == SettingAxis.DB_SETTINGS) {
+                for (String value : values) {
+                    for (String key : SettingAxis.databaseSettings(value).keySet()) {
+                        if (connection.sets(key)) {
+                            throw new UserError("--db-setting " + key + " and --db-settings both set " + key
+                                    + "; give it in one of them");
+                        }
+                    }
+                }
+            } else if (given("--" + axis.runOption(), axis.runOption())) {
+                throw new UserError("give --" + axis.runOption() + " or " + axis.listOption() + ", not both");
+            }
+            axes.put(axis.runOption(), values);
+        }
+        return axes;
+    }
+
+    private List<String> givenValues(SettingAxis axis) {
+        return switch (axis) {
+            case KEYSPACES -> keyspaces;
+            case PARALLELISMS -> parallelisms;
+            case DB_SETTINGS -> dbSettings;
+        };
     }
 
     /**
@@ -504,7 +577,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 cells.add(cell);
                 continue;
             }
-            specOf(withoutGuarantee(cell));
+            specOf(cell.withoutGuarantee());
             try {
                 specOf(cell);
                 cells.add(cell);
@@ -525,18 +598,6 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             leftOut.forEach((reason, count) -> console.printf(Locale.ROOT, "  %d x %s%n", count, reason));
         }
         return cells;
-    }
-
-    private static Cell withoutGuarantee(Cell cell) {
-        return new Cell(
-                cell.engine(),
-                cell.database(),
-                cell.pattern(),
-                cell.blobBytes(),
-                cell.access(),
-                Cell.NO_GUARANTEE,
-                null,
-                cell.repetition());
     }
 
     private static List<String> axis(String option, List<String> given, List<String> study) {
@@ -596,8 +657,26 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 && cells.stream().map(Cell::database).distinct().count() > 1) {
             throw new UserError("--db-url names one database, but the matrix has several; narrow --databases to one");
         }
+        Set<String> ids = new HashSet<>();
         for (Cell cell : cells) {
-            ExperimentSpec spec = specOf(cell);
+            if (!ids.add(cell.id())) {
+                throw new UserError("two cells of the matrix would share the folder " + cell.id()
+                        + "; give values of " + SettingAxis.DB_SETTINGS.listOption() + " that differ in more than"
+                        + " punctuation");
+            }
+            String added = cell.settings().get(SettingAxis.DB_SETTINGS.runOption());
+            if (added != null) {
+                DatabaseSession.checkAdded(cell.database(), connection, SettingAxis.databaseSettings(added));
+            }
+            ExperimentSpec spec;
+            try {
+                spec = specOf(cell);
+            } catch (UserError refused) {
+                if (cell.settings().isEmpty()) {
+                    throw refused;
+                }
+                throw new UserError(refused.getMessage() + " (in the matrix's cell " + cell.id() + ")");
+            }
             DatabaseSession.checkConnections(spec.database(), spec.access(), spec.parallelism(), connection);
             RunCommand.requireDiskSpace(spec, connection);
             specs.add(spec);
@@ -646,7 +725,30 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         if (cell.checkpointInterval() != null) {
             experiment.checkpointInterval = cell.checkpointInterval();
         }
+        cell.settings().forEach((name, value) -> {
+            switch (SettingAxis.ofRunOption(name).orElseThrow()) {
+                case KEYSPACES -> experiment.keys = value;
+                case PARALLELISMS -> experiment.parallelism = value;
+                case DB_SETTINGS -> {} // the connector's, added to the session's settings: see databaseSettings
+            }
+        });
         return experiment.toSpec(job);
+    }
+
+    /** What a cell's run needs of its database: the group's session, or one with the cell's --db-settings value added. */
+    @FunctionalInterface
+    private interface SessionWork<T> {
+        T run(DatabaseSession session) throws Exception;
+    }
+
+    private static <T> T inSessionOf(Cell cell, DatabaseSession groupSession, SessionWork<T> work) throws Exception {
+        String added = cell.settings().get(SettingAxis.DB_SETTINGS.runOption());
+        if (added == null) {
+            return work.run(groupSession);
+        }
+        try (DatabaseSession session = groupSession.withAddedSettings(SettingAxis.databaseSettings(added))) {
+            return work.run(session);
+        }
     }
 
     /** The plan and its estimated wall time; with the journal of a matrix under way, its measured overhead. */
@@ -674,7 +776,11 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         Map<String, Object> settings = new LinkedHashMap<>();
         for (OptionSpec option : command.options()) {
             String name = option.longestName();
-            if (NOT_STORED.contains(name) || AXIS_OF.containsKey(name) || AXIS_OF.containsValue(name)) {
+            if (NOT_STORED.contains(name)
+                    || AXIS_OF.containsKey(name)
+                    || AXIS_OF.containsValue(name)
+                    || Arrays.stream(SettingAxis.values())
+                            .anyMatch(axis -> axis.listOption().equals(name))) {
                 continue;
             }
             Object value = JournalSettings.stored(option.getValue());
@@ -721,19 +827,25 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             }
 
             @Override
-            public MatrixRunner.Outcome run(Cell cell, DatabaseSession session, Path dir, PrintWriter log)
+            public MatrixRunner.Outcome run(Cell cell, DatabaseSession groupSession, Path dir, PrintWriter log)
                     throws Exception {
                 ExperimentSpec spec = specOf(cell);
-                if (search != null) {
-                    return capacityOf(cell, spec, search, session, dir, log);
-                }
-                RunResult result = job.runner(log)
-                        .run(spec.withDatabaseSettings(session.settings()), experiment.steadyWarmup(), session, dir);
-                Optional<CeilingTool> tool = CeilingCommand.toolFor(spec);
-                if (ceilings != null && result.passed() && tool.isPresent()) {
-                    ceilings.addTo(dir, spec, result, tool.get(), session, log);
-                }
-                return MatrixRunner.Outcome.of(result, dir);
+                return inSessionOf(cell, groupSession, session -> {
+                    if (search != null) {
+                        return capacityOf(cell, spec, search, session, dir, log);
+                    }
+                    RunResult result = job.runner(log)
+                            .run(
+                                    spec.withDatabaseSettings(session.settings()),
+                                    experiment.steadyWarmup(),
+                                    session,
+                                    dir);
+                    Optional<CeilingTool> tool = CeilingCommand.toolFor(spec);
+                    if (ceilings != null && result.passed() && tool.isPresent()) {
+                        ceilings.addTo(dir, spec, result, tool.get(), session, log);
+                    }
+                    return MatrixRunner.Outcome.of(result, dir);
+                });
             }
         };
     }

@@ -12,6 +12,7 @@ import org.streambench.runner.matrix.Cell;
 import org.streambench.runner.matrix.Journal;
 import org.streambench.runner.matrix.MatrixPlan;
 import org.streambench.runner.matrix.MatrixRunner;
+import org.streambench.runner.matrix.SettingAxis;
 import org.streambench.runner.matrix.TimeBudget;
 
 /**
@@ -57,16 +58,24 @@ final class MatrixPlanPrinter {
                     plan.guarantees(),
                     String.join(" or ", plan.checkpointIntervals()));
         }
+        plan.settingAxes()
+                .forEach((name, values) ->
+                        console.printf(Locale.ROOT, "x %s %s (a setting axis)%n", name, String.join(" | ", values)));
         if (!specs.isEmpty()) {
             console.printf(
                     Locale.ROOT,
-                    "each cell: warm-up %s, %d s measured, %,d keys, parallelism %d, metrics on %s%n",
+                    "each cell: warm-up %s, %d s measured, %s, %s, metrics on %s%n",
                     settings.steadyWarmup()
                             ? "until steady, at most " + specs.get(0).warmupSeconds() + " s"
                             : specs.get(0).warmupSeconds() + " s",
                     specs.get(0).durationSeconds(),
-                    specs.get(0).keys(),
-                    specs.get(0).parallelism(),
+                    plan.settingAxes().containsKey(SettingAxis.KEYSPACES.runOption())
+                            ? "keys per axis"
+                            : String.format(
+                                    Locale.ROOT, "%,d keys", specs.get(0).keys()),
+                    plan.settingAxes().containsKey(SettingAxis.PARALLELISMS.runOption())
+                            ? "parallelism per axis"
+                            : "parallelism " + specs.get(0).parallelism(),
                     settings.metricsPort().trim().equals("0")
                             ? "any free port"
                             : "port " + settings.metricsPort().trim());

@@ -58,6 +58,11 @@ public final class ConnectionOptions {
                     + " asynchronous; Cassandra and the MongoDB emulator unchanged) (default: ${DEFAULT-VALUE}).")
     String profile;
 
+    /** Whether --db-setting (or a spec file's db-setting mapping) sets {@code key}. */
+    public boolean sets(String key) {
+        return extra.containsKey(key);
+    }
+
     /** Entries of a spec file's db-setting mapping; the command line wins per key. */
     public void useSpecFileMappings(Map<String, Map<String, String>> mappingsByOption) {
         mappingsByOption.getOrDefault("db-setting", Map.of()).forEach(extra::putIfAbsent);

@@ -79,12 +79,7 @@ public final class DatabaseSession implements AutoCloseable {
     public static void check(String name, ConnectionOptions connection) {
         DatabaseProvider provider = provider(name);
         connection.validate(name);
-        for (String key : connection.extra.keySet()) {
-            if (!provider.knowsSetting(key)) {
-                throw new UserError("database " + name + " has no setting '" + key + "'; its settings: "
-                        + (provider.settingNames().isEmpty() ? "none" : String.join(", ", provider.settingNames())));
-            }
-        }
+        requireKnown(provider, name, connection.extra.keySet());
         boolean passwordGiven = connection.password != null || connection.passwordFile != null;
         String refused = connection.user != null && !provider.knowsSetting("user")
                 ? "--db-user"
@@ -111,20 +106,52 @@ public final class DatabaseSession implements AutoCloseable {
                 && (connection.password != null || connection.passwordFile != null)) {
             throw new UserError("--db-url holds a password and --db-password gives one too; give it once");
         }
+        checkValues(provider, connection, Map.of());
+        if (connection.url == null && LocalServers.supports(name)) {
+            new LocalServers(Home.work(), new PrintWriter(Writer.nullWriter()))
+                    .running(name)
+                    .ifPresent(running -> LocalServers.requireProfile(running, connection.profile()));
+        }
+    }
+
+    /**
+     * Checks connector settings added to the connection's (a matrix cell's --db-settings value) as
+     * {@link #check} checks --db-setting: known to the connector, valid where it can tell without a
+     * connection, and no credentials.
+     */
+    public static void checkAdded(String name, ConnectionOptions connection, Map<String, String> added) {
+        DatabaseProvider provider = provider(name);
+        requireKnown(provider, name, added.keySet());
+        for (String credential : List.of("user", "password")) {
+            if (added.containsKey(credential)) {
+                throw new UserError("give the " + credential + " with --db-" + credential + " and --db-url, not in"
+                        + " --db-settings");
+            }
+        }
+        checkValues(provider, connection, added);
+    }
+
+    private static void requireKnown(DatabaseProvider provider, String name, Iterable<String> keys) {
+        for (String key : keys) {
+            if (!provider.knowsSetting(key)) {
+                throw new UserError("database " + name + " has no setting '" + key + "'; its settings: "
+                        + (provider.settingNames().isEmpty() ? "none" : String.join(", ", provider.settingNames())));
+            }
+        }
+    }
+
+    private static void checkValues(
+            DatabaseProvider provider, ConnectionOptions connection, Map<String, String> added) {
         Map<String, String> given = new LinkedHashMap<>();
         if (connection.url != null) {
             given.put("url", connection.url);
         }
         given.putAll(connection.extra); // as open() will
+        given.putAll(added);
         try {
             provider.checkSettings(new DatabaseSettings(given));
         } catch (DatabaseException e) {
             throw new UserError(e.getMessage());
-        }
-        if (connection.url == null && LocalServers.supports(name)) {
-            new LocalServers(Home.work(), new PrintWriter(Writer.nullWriter()))
-                    .running(name)
-                    .ifPresent(running -> LocalServers.requireProfile(running, connection.profile()));
         }
     }
 
@@ -230,6 +257,27 @@ public final class DatabaseSession implements AutoCloseable {
 
     public Database database() {
         return database;
+    }
+
+    /**
+     * A session on this session's server whose connector has {@code added} settings besides this
+     * one's (a matrix cell's --db-settings value), so that reset, prefill, the job and the
+     * verification all use them: its own connection, closed with it; the server stays this
+     * session's, and closing it stops nothing.
+     */
+    public DatabaseSession withAddedSettings(Map<String, String> added) {
+        Map<String, String> merged = new LinkedHashMap<>(settings);
+        merged.putAll(added);
+        return new DatabaseSession(
+                name,
+                provider,
+                merged,
+                Databases.open(name, new DatabaseSettings(merged)),
+                servers,
+                false,
+                localServer,
+                () -> {},
+                null);
     }
 
     /** The suite's own server's processes that still run, with every process they started; empty for an external one. */

@@ -131,7 +131,7 @@ public final class ExperimentOptions {
             defaultValue = "10000",
             description =
                     "Prefilled key space for read, update and mixed; the study used 1000000 (default: ${DEFAULT-VALUE}).")
-    String keys;
+    public String keys;
 
     @Option(
             names = "--key-distribution",
@@ -148,7 +148,7 @@ public final class ExperimentOptions {
             paramLabel = "N",
             defaultValue = "1",
             description = "Parallel instances of the processing operator (default: ${DEFAULT-VALUE}).")
-    String parallelism;
+    public String parallelism;
 
     @Option(
             names = "--generator-parallelism",

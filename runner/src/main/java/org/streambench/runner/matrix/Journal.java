@@ -213,7 +213,8 @@ public final class Journal {
                     phases,
                     cell.access(),
                     cell.guarantee(),
-                    cell.checkpointInterval());
+                    cell.checkpointInterval(),
+                    cell.settings());
         }
     }
 
@@ -281,7 +282,8 @@ public final class Journal {
                 p.shuffleSeed(),
                 p.accesses(),
                 p.guarantees(),
-                p.checkpointIntervals());
+                p.checkpointIntervals(),
+                p.settingAxes());
         Journal journal = new Journal(dir, plan, document.createdAt());
         if (document.settings() != null) {
             journal.settings = new LinkedHashMap<>(document.settings());
@@ -300,6 +302,7 @@ public final class Journal {
                             c.access() == null ? Cell.SYNC : c.access(),
                             c.guarantee() == null ? Cell.NO_GUARANTEE : c.guarantee(),
                             c.checkpointInterval(),
+                            c.settings(),
                             c.repetition()),
                     c);
             journal.entries.put(entry.cell().id(), entry);
@@ -396,7 +399,8 @@ public final class Journal {
                         plan.shuffleSeed(),
                         plan.accesses(),
                         plan.guarantees(),
-                        plan.checkpointIntervals()),
+                        plan.checkpointIntervals(),
+                        plan.settingAxes()),
                 settings,
                 spec,
                 null,

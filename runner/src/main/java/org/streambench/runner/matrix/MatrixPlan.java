@@ -2,15 +2,18 @@ package org.streambench.runner.matrix;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 /**
  * The axes of a matrix and the order its cells run in: grouped by database, so each local server
  * starts once per group; within a group by engine, pattern, BLOB size, access mode, guarantee,
- * checkpoint interval and repetition, or in a random order of the group when {@code shuffleSeed} is
+ * checkpoint interval, setting axes and repetition, or in a random order of the group when {@code shuffleSeed} is
  * set (to expose drift over time). The guarantee none has no checkpoints: it makes one cell, not one
- * per interval.
+ * per interval. {@code settingAxes}: the values of each {@link SettingAxis} by the run option it sets
+ * (e.g. {@code keys}), in the order the axes vary; empty without them.
  */
 public record MatrixPlan(
         List<String> engines,
@@ -21,7 +24,8 @@ public record MatrixPlan(
         Long shuffleSeed,
         List<String> accesses,
         List<String> guarantees,
-        List<String> checkpointIntervals) {
+        List<String> checkpointIntervals,
+        Map<String, List<String>> settingAxes) {
 
     public MatrixPlan {
         engines = List.copyOf(engines);
@@ -34,6 +38,35 @@ public record MatrixPlan(
         if (checkpointIntervals.isEmpty() && !guarantees.stream().allMatch(Cell.NO_GUARANTEE::equals)) {
             throw new IllegalArgumentException("a guarantee other than none needs a checkpoint interval");
         }
+        Map<String, List<String>> axes = new LinkedHashMap<>();
+        if (settingAxes != null) {
+            settingAxes.forEach((name, values) -> axes.put(name, List.copyOf(values)));
+        }
+        settingAxes = Collections.unmodifiableMap(axes);
+    }
+
+    /** A plan without setting axes. */
+    public MatrixPlan(
+            List<String> engines,
+            List<String> databases,
+            List<String> patterns,
+            List<Integer> blobs,
+            int repetitions,
+            Long shuffleSeed,
+            List<String> accesses,
+            List<String> guarantees,
+            List<String> checkpointIntervals) {
+        this(
+                engines,
+                databases,
+                patterns,
+                blobs,
+                repetitions,
+                shuffleSeed,
+                accesses,
+                guarantees,
+                checkpointIntervals,
+                null);
     }
 
     /** A plan without guarantees, as the study's. */
@@ -73,16 +106,19 @@ public record MatrixPlan(
                                         ? Collections.singletonList(null)
                                         : checkpointIntervals;
                                 for (String interval : intervals) {
-                                    for (int repetition = 1; repetition <= repetitions; repetition++) {
-                                        group.add(new Cell(
-                                                engine,
-                                                database,
-                                                pattern,
-                                                blob,
-                                                access,
-                                                guarantee,
-                                                interval,
-                                                repetition));
+                                    for (Map<String, String> settings : settingCombinations()) {
+                                        for (int repetition = 1; repetition <= repetitions; repetition++) {
+                                            group.add(new Cell(
+                                                    engine,
+                                                    database,
+                                                    pattern,
+                                                    blob,
+                                                    access,
+                                                    guarantee,
+                                                    interval,
+                                                    settings,
+                                                    repetition));
+                                        }
                                     }
                                 }
                             }
@@ -96,5 +132,22 @@ public record MatrixPlan(
             cells.addAll(group);
         }
         return cells;
+    }
+
+    /** Every combination of one value per setting axis, the first axis varying slowest; one empty one without axes. */
+    private List<Map<String, String>> settingCombinations() {
+        List<Map<String, String>> combinations = List.of(Map.of());
+        for (Map.Entry<String, List<String>> axis : settingAxes.entrySet()) {
+            List<Map<String, String>> extended = new ArrayList<>();
+            for (Map<String, String> combination : combinations) {
+                for (String value : axis.getValue()) {
+                    Map<String, String> settings = new LinkedHashMap<>(combination);
+                    settings.put(axis.getKey(), value);
+                    extended.add(settings);
+                }
+            }
+            combinations = extended;
+        }
+        return combinations;
     }
 }

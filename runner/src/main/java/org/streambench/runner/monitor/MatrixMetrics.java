@@ -116,7 +116,21 @@ public final class MatrixMetrics implements AutoCloseable {
                 "access", cell.access(),
                 "guarantee", cell.guarantee(),
                 "checkpoint_interval", cell.checkpointInterval() == null ? "none" : cell.checkpointInterval(),
+                "settings", settingsTag(cell),
                 "repetition", Integer.toString(cell.repetition()));
+    }
+
+    /** The cell's values of the setting axes, e.g. "keys=1000000 parallelism=4"; "default" without axes. */
+    static String settingsTag(Cell cell) {
+        if (cell.settings().isEmpty()) {
+            return "default";
+        }
+        StringBuilder tag = new StringBuilder();
+        cell.settings().forEach((name, value) -> tag.append(tag.isEmpty() ? "" : " ")
+                .append(name)
+                .append('=')
+                .append(value));
+        return tag.toString();
     }
 
     @Override

@@ -9,11 +9,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.runner.matrix.Cell;
 
-/** Each finished cell is a series of its own, also cells that differ only in their guarantee or interval. */
+/** Each finished cell is a series of its own, also cells that differ only in their guarantee, interval or setting axes. */
 class MatrixMetricsTest {
 
     @Test
@@ -21,7 +22,8 @@ class MatrixMetricsTest {
         List<Cell> cells = List.of(
                 new Cell("flink", "postgresql", "update", 1, "sync", "none", null, 1),
                 new Cell("flink", "postgresql", "update", 1, "sync", "exactly-once", "1s", 1),
-                new Cell("flink", "postgresql", "update", 1, "sync", "exactly-once", "10s", 1));
+                new Cell("flink", "postgresql", "update", 1, "sync", "exactly-once", "10s", 1),
+                new Cell("flink", "postgresql", "update", 1, "sync", "none", null, Map.of("keys", "1000000"), 1));
         try (MatrixMetrics metrics = new MatrixMetrics(work, cells.size())) {
             for (int i = 0; i < cells.size(); i++) {
                 metrics.finished(cells.get(i), 1000.0 * (i + 1), null, i + 1, 0, cells.size() - i - 1, 0);
@@ -35,7 +37,11 @@ class MatrixMetricsTest {
             List<String> throughputs = scraped.lines()
                     .filter(line -> line.startsWith("streambench_matrix_cell_throughput{"))
                     .toList();
-            assertEquals(3, throughputs.size(), scraped);
+            assertEquals(4, throughputs.size(), scraped);
+            assertTrue(
+                    throughputs.stream()
+                            .anyMatch(line -> line.contains("settings=\"keys=1000000\"") && line.endsWith(" 4000.0")),
+                    String.join("\n", throughputs));
             assertTrue(
                     throughputs.stream()
                             .anyMatch(line -> line.contains("guarantee=\"exactly-once\"")
