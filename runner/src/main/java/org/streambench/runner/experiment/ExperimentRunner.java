@@ -190,7 +190,13 @@ public final class ExperimentRunner {
                 long start = System.nanoTime();
                 Blob.Pool blobs = Blob.pool(spec);
                 database.prefill(spec.keys(), RecordGenerator::prefill, i -> blobs.forKey(Keys.existing(i)));
-                out.printf(Locale.ROOT, "prefilled in %.1f s%n", (System.nanoTime() - start) / 1e9);
+                double prefillSeconds = (System.nanoTime() - start) / 1e9;
+                out.printf(
+                        Locale.ROOT,
+                        "prefilled in %.1f s (%,.0f keys/s, %.0f MB/s of BLOBs)%n",
+                        prefillSeconds,
+                        spec.keys() / prefillSeconds,
+                        spec.keys() * (double) spec.blobBytes() / prefillSeconds / 1e6);
             }
             phases.lap("prefill");
             settled = session.settle();
