@@ -41,7 +41,8 @@ public record RunDocument(
         Map<String, Double> phaseSeconds,
         @JsonInclude(JsonInclude.Include.NON_NULL) Ceiling ceiling,
         @JsonInclude(JsonInclude.Include.NON_NULL) Recovery recovery,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Resources resources) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Resources resources,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Fill fill) {
 
     /**
      * The layout of result.json that this code writes and reads; a change that an older reader would
@@ -80,8 +81,16 @@ public record RunDocument(
                 phaseSeconds,
                 ceiling,
                 recovery,
-                resources);
+                resources,
+                fill);
     }
+
+    /**
+     * A step of a fill-level run ({@code bench run --steps N}): step {@code step} of {@code steps}
+     * inserted into the table the steps before it left, which held {@code rowsBefore} rows when the
+     * step's job started; step 1 starts from a reset table.
+     */
+    public record Fill(int step, int steps, long rowsBefore) {}
 
     /**
      * What the processes of each role used over the measured window, read from Linux's /proc at its

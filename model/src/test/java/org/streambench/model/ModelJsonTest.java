@@ -138,7 +138,8 @@ class ModelJsonTest {
                         4_500_000L,
                         1.25,
                         Map.of("wal_bytes", 4_000_000L, "xact_commit", 90_000L),
-                        Map.of("engine", "a job on YARN: its containers run on the cluster's machines")));
+                        Map.of("engine", "a job on YARN: its containers run on the cluster's machines")),
+                new RunDocument.Fill(2, 5, 40_000));
         Path file = dir.resolve("result.json");
         Files.writeString(file, ResultJson.write(document));
         assertEquals(document, ResultJson.read(file));

@@ -8,6 +8,8 @@ import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /**
@@ -80,6 +82,26 @@ final class Charts {
             chart.addSeries(mode, databases, values);
         }
         return save(dir, chart, file);
+    }
+
+    /** A line per series through its (x, y) points, in the order given. */
+    static String lines(
+            Path dir, String title, String xTitle, String yTitle, String file, Map<String, double[][]> series)
+            throws IOException {
+        XYChart chart = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(title)
+                .xAxisTitle(xTitle)
+                .yAxisTitle(yTitle)
+                .build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        chart.getStyler().setDecimalPattern("#,##0");
+        series.forEach((name, points) -> chart.addSeries(name, points[0], points[1]));
+        BitmapEncoder.saveBitmap(chart, dir.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
+        return file + ".png";
     }
 
     /** Database names; an emulated one is marked with an asterisk. */

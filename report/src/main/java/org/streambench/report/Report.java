@@ -348,6 +348,9 @@ public final class Report {
         if (Guarantees.any(runs)) {
             Guarantees.html(h, cells);
         }
+        if (FillLevel.any(runs)) {
+            FillLevel.html(h, out, cells);
+        }
         if (varied.any()) {
             SettingChanges.html(h, cells, varied);
         }

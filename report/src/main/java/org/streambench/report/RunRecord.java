@@ -23,7 +23,9 @@ import org.streambench.model.RunDocument;
  * run's processes used in its measured window, or null (a bounded run, an older file).
  * {@code connectorSettings}: the database settings it ran with, less the connection's (url, user,
  * password); {@code settingsVariant}: empty, or what sets this run apart in a report whose runs vary
- * in key space, parallelism or connector settings (see {@link VariedSettings}).
+ * in key space, parallelism or connector settings (see {@link VariedSettings}). {@code fill}: the
+ * step of a fill-level run and the rows stored before it, or null; steps after the first are cells
+ * of their own ("sync, fill step 3").
  */
 public record RunRecord(
         Path folder,
@@ -64,6 +66,7 @@ public record RunRecord(
         String keyDistribution,
         RunDocument.Resources resources,
         Map<String, String> connectorSettings,
+        RunDocument.Fill fill,
         String settingsVariant) {
 
     /** The connection's own settings, which say where the database is, not how the run used it. */
@@ -110,6 +113,7 @@ public record RunRecord(
                 keyDistribution,
                 resources,
                 connectorSettings,
+                fill,
                 variant);
     }
 
@@ -119,24 +123,29 @@ public record RunRecord(
      * Runs of one variant form a cell; such a run never shares one with the study's runs.
      */
     public String variant() {
-        return variant(true, settingsVariant);
+        return variant(true, settingsVariant, true);
     }
 
     /** The variant of the runs that differ from this one only in having no guarantee: the baseline of what it costs. */
     public String variantWithoutGuarantee() {
-        return variant(false, settingsVariant);
+        return variant(false, settingsVariant, true);
+    }
+
+    /** The variant of this run's fill, whatever its step: the runs of one fill curve share it. */
+    public String variantOfFill() {
+        return variant(true, settingsVariant, false);
     }
 
     /** The variant of the runs that differ from this one only in the settings {@code otherSettingsVariant} names. */
     public String variantWithSettings(String otherSettingsVariant) {
-        return variant(true, otherSettingsVariant);
+        return variant(true, otherSettingsVariant, true);
     }
 
     public boolean hasGuarantee() {
         return !"none".equals(guarantee);
     }
 
-    private String variant(boolean withGuarantee, String settings) {
+    private String variant(boolean withGuarantee, String settings, boolean withFillStep) {
         String variant = access;
         if (withGuarantee && hasGuarantee()) {
             variant += ", " + guarantee + " every " + checkpointIntervalMillis + " ms";
@@ -144,7 +153,12 @@ public record RunRecord(
         if (fault != null) {
             variant += ", " + fault;
         }
-        return ("uniform".equals(keyDistribution) ? variant : variant + ", " + keyDistribution + " keys") + settings;
+        if (!"uniform".equals(keyDistribution)) {
+            variant += ", " + keyDistribution + " keys";
+        }
+        return variant
+                + settings
+                + (withFillStep && fill != null && fill.step() > 1 ? ", fill step " + fill.step() : "");
     }
 
     /** Read latency in microseconds. */
@@ -223,6 +237,7 @@ public record RunRecord(
                 spec.keyDistribution() == null ? "uniform" : spec.keyDistribution(),
                 run.resources(),
                 connectorSettings(spec.databaseSettings()),
+                run.fill(),
                 "");
     }
 

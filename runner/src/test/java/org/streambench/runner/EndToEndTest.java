@@ -333,6 +333,63 @@ class EndToEndTest {
     }
 
     /**
+     * Fill level: three insert steps on one table, reset before the first only; each step verifies
+     * its own records and says how many rows it found, and the report draws the curve.
+     */
+    @Test
+    void aFillRunsItsStepsOnOneTableAndEachSaysTheRowsStoredBeforeIt(@TempDir Path tmp) throws Exception {
+        ServerState postgres = TestServers.start("postgresql");
+        Path out = tmp.resolve("fill");
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--engine",
+                "flink",
+                "--db",
+                "postgresql",
+                "--pattern",
+                "insert",
+                "--steps",
+                "3",
+                "--records",
+                "400",
+                "--blob",
+                "100",
+                "--duration",
+                "120s",
+                "--warmup",
+                "0s",
+                "--metrics-port",
+                "0",
+                "--out",
+                out.toString()));
+        args.addAll(TestRuns.postgresArgs(postgres));
+        CliResult run = CliResult.bench(args.toArray(String[]::new));
+        assertEquals(0, run.code(), run.toString());
+        assertTrue(run.out().contains("fill step 3 of 3"), run.out());
+        long perStep = 0;
+        for (int step = 1; step <= 3; step++) {
+            Map<String, Object> result = ResultFiles.read(out.resolve("step-" + step));
+            Map<String, Object> spec = map(result, "spec");
+            perStep = ((Number) spec.get("recordsPerGenerator")).longValue()
+                    * ((Number) spec.get("generatorParallelism")).intValue();
+            assertEquals(0, map(result, "verification").get("mismatches"), result.toString());
+            Map<String, Object> fill = map(result, "fill");
+            assertEquals(step, fill.get("step"));
+            assertEquals(3, fill.get("steps"));
+            assertEquals(
+                    (step - 1) * perStep,
+                    ((Number) fill.get("rowsBefore")).longValue(),
+                    "each step inserts into what the steps before it left");
+            assertEquals(step == 1, map(result, "phaseSeconds").containsKey("reset"), "only the first step resets");
+        }
+        CliResult report = CliResult.bench("report", out.toString());
+        assertEquals(0, report.code(), report.toString());
+        String html = Files.readString(out.resolve("report").resolve("index.html"));
+        assertTrue(html.contains("Fill level") && html.contains("fill-throughput.png"), html);
+        assertTrue(html.contains(String.format(java.util.Locale.ROOT, "<td>3</td><td>%,d</td>", 2 * perStep)), html);
+    }
+
+    /**
      * Skewed keys: a third of the records update one key, from two operator instances, and the
      * database still ends exact; result.json says which distribution ran.
      */

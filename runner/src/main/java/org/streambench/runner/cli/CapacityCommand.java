@@ -20,6 +20,7 @@ import org.streambench.runner.capacity.CapacityRun;
 import org.streambench.runner.capacity.CapacitySearch;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
+import org.streambench.runner.experiment.DiskSpace;
 import org.streambench.runner.experiment.ExperimentOptions;
 import org.streambench.runner.experiment.Inputs;
 import org.streambench.runner.experiment.JobOptions;
@@ -163,7 +164,7 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
             return 0;
         }
         RunCommand.requireUsable(dir);
-        RunCommand.requireDiskSpace(base, connection);
+        DiskSpace.requireForPrefill(base, connection);
         job.checkMonitor();
         floorWarning.ifPresent(command.commandLine().getErr()::println);
         List<CapacityDocument.Search> searches;

@@ -20,6 +20,7 @@ import org.streambench.runner.ceiling.CeilingBesideRun;
 import org.streambench.runner.ceiling.CeilingRun;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
+import org.streambench.runner.experiment.DiskSpace;
 import org.streambench.runner.experiment.Inputs;
 import org.streambench.runner.results.ResultFolder;
 import picocli.CommandLine.Command;
@@ -124,7 +125,7 @@ final class CeilingCommand implements Callable<Integer> {
         DatabaseSession.check(database, connection);
         Path dir = out != null ? out : RunCommand.defaultResultDir("ceiling-" + database);
         RunCommand.requireUsable(dir);
-        RunCommand.requireDiskSpace(
+        DiskSpace.requireForPrefill(
                 ExperimentSpec.builder("flink", database, request.pattern())
                         .blobBytes(request.blobBytes())
                         .keys(request.keys())

@@ -30,6 +30,7 @@ import org.streambench.runner.capacity.CapacitySearch;
 import org.streambench.runner.ceiling.MatrixCeilings;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
+import org.streambench.runner.experiment.DiskSpace;
 import org.streambench.runner.experiment.Engines;
 import org.streambench.runner.experiment.ExperimentOptions;
 import org.streambench.runner.experiment.Inputs;
@@ -678,7 +679,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 throw new UserError(refused.getMessage() + " (in the matrix's cell " + cell.id() + ")");
             }
             DatabaseSession.checkConnections(spec.database(), spec.access(), spec.parallelism(), connection);
-            RunCommand.requireDiskSpace(spec, connection);
+            DiskSpace.requireForPrefill(spec, connection);
             specs.add(spec);
         }
         if (ceiling && !cells.isEmpty()) {

@@ -12,6 +12,7 @@ import org.streambench.generator.Pattern;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
+import org.streambench.runner.experiment.DiskSpace;
 import org.streambench.runner.experiment.ExperimentOptions;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.experiment.JobOptions;
@@ -119,7 +120,7 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
         DatabaseSession.checkConnections("postgresql", base.access(), base.parallelism(), connection);
         Path root = out != null ? out : RunCommand.defaultResultDir("quickstart");
         RunCommand.requireUsable(root);
-        RunCommand.requireDiskSpace(base.withPattern(Pattern.UPDATE), connection);
+        DiskSpace.requireForPrefill(base.withPattern(Pattern.UPDATE), connection);
         job.checkMonitor();
         List<RunResult> results = new ArrayList<>();
         Runnable stopMonitor = job.startMonitor(console);

@@ -24,13 +24,15 @@ import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.ceiling.CeilingBesideRun;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
+import org.streambench.runner.experiment.DiskSpace;
 import org.streambench.runner.experiment.ExperimentOptions;
 import org.streambench.runner.experiment.ExperimentRunner;
+import org.streambench.runner.experiment.FillSteps;
+import org.streambench.runner.experiment.Inputs;
 import org.streambench.runner.experiment.JobOptions;
 import org.streambench.runner.results.ResultFolder;
 import org.streambench.runner.results.RunResult;
 import org.streambench.runner.results.Summary;
-import org.streambench.servers.LocalServers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -73,6 +75,14 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     + " gets ceiling.throughput and ceiling.ratio (the pipeline's throughput over the tool's).")
     boolean ceiling;
 
+    @Option(
+            names = "--steps",
+            paramLabel = "N",
+            description = "Fill level: run the insert experiment N times on one table, reset before the first step"
+                    + " only; each step a verified result in DIR/step-K that records the rows stored before it"
+                    + " (default: 1, one run on an empty table).")
+    String steps;
+
     @Mixin
     ConnectionOptions connection;
 
@@ -96,11 +106,25 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         ExperimentRunner runner = job.runner(console);
         DatabaseSession.check(spec.database(), connection);
         DatabaseSession.checkConnections(spec.database(), spec.access(), spec.parallelism(), connection);
+        int fillSteps = steps == null ? 1 : Inputs.positiveInt("--steps", steps, " (the steps of the fill, e.g. 5)");
+        if (fillSteps > 1 && ceiling) {
+            throw new UserError("--ceiling measures beside one run; leave it out of a fill with --steps");
+        }
+        if (fillSteps > 1) {
+            FillSteps.check(
+                    spec,
+                    fillSteps,
+                    command.commandLine().getParseResult().hasMatchedOption("--run-token"),
+                    connection);
+        }
         CeilingTool ceilingTool = ceiling ? requireCeilingTool(spec) : null;
         Path dir = out != null ? out : defaultResultDir(spec);
         requireUsable(dir);
-        requireDiskSpace(spec, connection);
+        DiskSpace.requireForPrefill(spec, connection);
         job.checkMonitor();
+        if (fillSteps > 1) {
+            return fill(spec, runner, dir, fillSteps, console);
+        }
         ResultFolder claimed = ResultFolder.claimEmpty(dir, "--out");
         Runnable stopMonitor = () -> {};
         RunResult result = null;
@@ -147,6 +171,34 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
     }
 
     static final String CEILING_FOLDER = "ceiling";
+
+    /** --steps: the fill's steps into DIR/step-K; 0 when every step ran and verified. */
+    @SuppressWarnings("try") // the result folder's claim is held, unused, while the steps run
+    private int fill(ExperimentSpec spec, ExperimentRunner runner, Path dir, int fillSteps, PrintWriter console)
+            throws Exception {
+        List<RunResult> results = List.of();
+        Runnable stopMonitor = () -> {};
+        try (ResultFolder claimed = ResultFolder.claimEmpty(dir, "--out")) {
+            stopMonitor = job.startMonitor(console);
+            try (DatabaseSession session = DatabaseSession.open(spec.database(), connection, console)) {
+                results = FillSteps.run(
+                        runner,
+                        spec.withDatabaseSettings(session.settings()),
+                        experiment.steadyWarmup(),
+                        session,
+                        dir,
+                        fillSteps,
+                        connection,
+                        console);
+            }
+        } finally {
+            stopMonitor.run();
+            if (results.isEmpty()) {
+                deleteIfEmpty(dir);
+            }
+        }
+        return results.size() == fillSteps && results.stream().allMatch(RunResult::passed) ? 0 : 1;
+    }
 
     /** The database's ceiling tool, installed, for as many threads as the run's parallelism; else bad input. */
     private static CeilingTool requireCeilingTool(ExperimentSpec spec) {
@@ -222,38 +274,6 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
             }
         }
     }
-
-    /**
-     * A local server keeps its data under work/: the prefill alone stores keys x BLOB bytes there,
-     * so a run whose prefill cannot fit the free space is refused before it starts.
-     */
-    static void requireDiskSpace(ExperimentSpec spec, ConnectionOptions connection) throws IOException {
-        if (connection.url != null || !spec.pattern().needsExistingKeys() || !LocalServers.supports(spec.database())) {
-            return;
-        }
-        Path work = Home.work().toAbsolutePath();
-        while (!Files.exists(work)) {
-            work = work.getParent();
-        }
-        double needed = spec.keys() * (spec.blobBytes() + PER_ROW_OVERHEAD_BYTES) * SPACE_MARGIN;
-        long free = Files.getFileStore(work).getUsableSpace();
-        if (needed > free) {
-            throw new UserError(String.format(
-                    Locale.ROOT,
-                    "--keys %d x --blob %d needs about %.1f GB for the prefill under %s, "
-                            + "but only %.1f GB are free; lower --keys or --blob, or free disk space",
-                    spec.keys(),
-                    spec.blobBytes(),
-                    needed / 1e9,
-                    Home.work(),
-                    free / 1e9));
-        }
-    }
-
-    /** Key, six numbers and storage overhead per row, roughly, on every database. */
-    private static final int PER_ROW_OVERHEAD_BYTES = 200;
-    /** Room for the database's own write amplification (logs, compaction) while prefilling. */
-    private static final double SPACE_MARGIN = 1.5;
 
     private static void deleteIfEmpty(Path dir) throws IOException {
         try (Stream<Path> entries = Files.list(dir)) {

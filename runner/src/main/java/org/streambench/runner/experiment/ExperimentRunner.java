@@ -115,19 +115,43 @@ public final class ExperimentRunner {
      * Runs the experiment into {@code dir}. If the runner is interrupted meanwhile, {@code dir} is
      * left holding a result.json whose status is "interrupted", never something that looks like a result.
      */
-    @SuppressWarnings("try") // the registration's close() is the cleanup
     public RunResult run(ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir)
+            throws IOException, InterruptedException {
+        return run(requested, steadyWarmup, session, dir, null);
+    }
+
+    /**
+     * As {@link #run(ExperimentSpec, boolean, DatabaseSession, Path)}, as step {@code step} of a
+     * fill-level run of {@code steps}: only its first step resets the database; every later one
+     * inserts into what the steps before it left, and result.json says how many rows it found.
+     */
+    public RunResult runStep(
+            ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir, int step, int steps)
+            throws IOException, InterruptedException {
+        return run(requested, steadyWarmup, session, dir, new FillStep(step, steps));
+    }
+
+    private record FillStep(int step, int steps) {}
+
+    @SuppressWarnings("try") // the registration's close() is the cleanup
+    private RunResult run(
+            ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir, FillStep fill)
             throws IOException, InterruptedException {
         String startedAt = Instant.now().toString();
         try (CleanupOnExit.Registration marker = CleanupOnExit.register(
                 "mark " + dir + " as interrupted", () -> ResultFiles.writeInterrupted(requested, startedAt, dir))) {
-            return runMarked(requested, steadyWarmup, session, dir, startedAt);
+            return runMarked(requested, steadyWarmup, session, dir, startedAt, fill);
         }
     }
 
-    /** Resets the database and opens the collector that the job's workers report to. */
+    /** Resets the database (unless this is a fill-level run's later step) and opens the collector that the job's workers report to. */
     private RunResult runMarked(
-            ExperimentSpec requested, boolean steadyWarmup, DatabaseSession session, Path dir, String startedAt)
+            ExperimentSpec requested,
+            boolean steadyWarmup,
+            DatabaseSession session,
+            Path dir,
+            String startedAt,
+            FillStep fill)
             throws IOException, InterruptedException {
         Database database = session.database();
         boolean storesData = session.storesData();
@@ -135,8 +159,10 @@ public final class ExperimentRunner {
             out.println(session.note());
         }
         Phases phases = new Phases();
-        database.resetSchema();
-        phases.lap("reset");
+        if (fill == null || fill.step() == 1) {
+            database.resetSchema();
+            phases.lap("reset");
+        }
         Map<String, String> durability = database.durabilitySettings();
         try (JobCollector collector = new JobCollector(collectorBindHost, collectorHost)) {
             ExperimentSpec spec = (requested.runToken() == ExperimentOptions.RUN_TOKEN_UNSET
@@ -144,7 +170,7 @@ public final class ExperimentRunner {
                             : requested)
                     .withCollector(collector.url());
             spec.write(dir.resolve(JOB_SPEC));
-            return runCollected(spec, steadyWarmup, session, dir, startedAt, collector, phases, durability);
+            return runCollected(spec, steadyWarmup, session, dir, startedAt, collector, phases, durability, fill);
         }
     }
 
@@ -157,7 +183,8 @@ public final class ExperimentRunner {
             String startedAt,
             JobCollector collector,
             Phases phases,
-            Map<String, String> durability)
+            Map<String, String> durability,
+            FillStep fill)
             throws IOException, InterruptedException {
         EngineProvider engine = Engines.parse(spec.engine());
         Database database = session.database();
@@ -301,7 +328,8 @@ public final class ExperimentRunner {
                 environment,
                 phases.seconds(),
                 recovery,
-                used);
+                used,
+                fill == null ? null : new RunDocument.Fill(fill.step(), fill.steps(), rowsBefore));
         ResultFiles.write(result, dir);
         if (used != null) {
             out.println(ResourceWatch.describe(used));

@@ -150,7 +150,8 @@ public final class ResultFiles {
                 phases,
                 null,
                 r.recovery(),
-                r.resources());
+                r.resources(),
+                r.fill());
     }
 
     private static Map<String, RunDocument.Latency> accessLatency(JobReport report) {

@@ -29,7 +29,8 @@ public record RunResult(
         Environment environment,
         Map<String, Double> phaseSeconds,
         RunDocument.Recovery recovery,
-        RunDocument.Resources resources) {
+        RunDocument.Resources resources,
+        RunDocument.Fill fill) {
 
     public boolean passed() {
         return "ok".equals(status) && verification != null && verification.mismatches() == 0;

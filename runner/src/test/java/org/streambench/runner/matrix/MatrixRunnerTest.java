@@ -224,6 +224,7 @@ class MatrixRunnerTest {
                 environment,
                 Map.of("reset", 0.5, "verify", 1.0),
                 null,
+                null,
                 null);
     }
 }
