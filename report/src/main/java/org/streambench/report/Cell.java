@@ -1,5 +1,6 @@
 package org.streambench.report;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,6 +32,14 @@ public record Cell(
             this(engine, database, pattern, blobBytes, SYNC);
         }
     }
+
+    /** Sections' order of cells: by engine, database, pattern, BLOB size and variant. */
+    static final Comparator<Cell> BY_KEY = Comparator.comparing(
+                    (Cell c) -> c.key().engine())
+            .thenComparing(c -> c.key().database())
+            .thenComparing(c -> c.key().pattern())
+            .thenComparingInt(c -> c.key().blobBytes())
+            .thenComparing(c -> c.key().access());
 
     public boolean ok() {
         return okRuns > 0 && okRuns == runs.size();

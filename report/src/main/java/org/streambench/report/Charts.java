@@ -10,6 +10,7 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
 
 /**
@@ -95,10 +96,7 @@ final class Charts {
                 .xAxisTitle(xTitle)
                 .yAxisTitle(yTitle)
                 .build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setYAxisMin(0.0);
-        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-        chart.getStyler().setDecimalPattern("#,##0");
+        style(chart.getStyler(), Styler.LegendPosition.OutsideS);
         series.forEach((name, points) -> chart.addSeries(name, points[0], points[1]));
         BitmapEncoder.saveBitmap(chart, dir.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
         return file + ".png";
@@ -121,11 +119,16 @@ final class Charts {
                 .title(title)
                 .yAxisTitle(yTitle)
                 .build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
-        chart.getStyler().setYAxisMin(0.0);
-        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-        chart.getStyler().setDecimalPattern("#,##0");
+        style(chart.getStyler(), Styler.LegendPosition.InsideNE);
         return chart;
+    }
+
+    /** Every figure's look: white, the y axis from 0, whole numbers with thousands separators. */
+    private static void style(AxesChartStyler styler, Styler.LegendPosition legend) {
+        styler.setLegendPosition(legend);
+        styler.setYAxisMin(0.0);
+        styler.setChartBackgroundColor(java.awt.Color.WHITE);
+        styler.setDecimalPattern("#,##0");
     }
 
     private static String save(Path dir, CategoryChart chart, String name) throws IOException {

@@ -1,16 +1,20 @@
 package org.streambench.report;
 
-import java.util.Comparator;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The report's section on processing guarantees, when some runs had one: for every cell with a
  * guarantee, its throughput and end-to-end p99 beside those of the same engine, database, pattern,
  * BLOB size and access mode without a guarantee (when the runs hold that cell), and what the audit
- * found: records applied twice and records lost.
+ * found: records applied twice and records lost; when a cell ran at two or more checkpoint
+ * intervals, a chart of its throughput against the interval.
  */
 final class Guarantees {
 
@@ -20,7 +24,7 @@ final class Guarantees {
         return runs.stream().anyMatch(RunRecord::hasGuarantee);
     }
 
-    static void html(StringBuilder h, Map<Cell.Key, Cell> cells) {
+    static void html(StringBuilder h, Path out, Map<Cell.Key, Cell> cells) throws IOException {
         h.append("<h2>Guarantees: what they cost</h2>\n<p>Each cell with a guarantee beside the same cell without")
                 .append(" one. Exactly-once writes each key once per checkpoint and reads its own uncommitted")
                 .append(" writes from memory, so its throughput can far exceed none's; its end-to-end latency")
@@ -33,11 +37,7 @@ final class Guarantees {
                 .append("<th>applied twice</th><th>lost</th></tr></thead><tbody>");
         List<Cell> guaranteed = cells.values().stream()
                 .filter(c -> c.runs().get(0).hasGuarantee())
-                .sorted(Comparator.comparing((Cell c) -> c.key().engine())
-                        .thenComparing(c -> c.key().database())
-                        .thenComparing(c -> c.key().pattern())
-                        .thenComparingInt(c -> c.key().blobBytes())
-                        .thenComparing(c -> c.key().access()))
+                .sorted(Cell.BY_KEY)
                 .toList();
         for (Cell cell : guaranteed) {
             Cell.Key key = cell.key();
@@ -74,6 +74,49 @@ final class Guarantees {
                     .append("</tr>");
         }
         h.append("</tbody></table>\n");
+        intervalChart(h, out, guaranteed);
+    }
+
+    /**
+     * When a cell was measured at two or more checkpoint intervals: throughput against the interval,
+     * a line per engine, database, pattern, BLOB size, access mode and guarantee.
+     */
+    private static void intervalChart(StringBuilder h, Path out, List<Cell> guaranteed) throws IOException {
+        Map<String, TreeMap<Long, Double>> lines = new LinkedHashMap<>();
+        for (Cell cell : guaranteed) {
+            RunRecord run = cell.runs().get(0);
+            if (cell.ok() && run.checkpointIntervalMillis() != null) {
+                String name = run.engine() + " x " + run.database() + ", " + run.pattern() + ", " + run.blobBytes()
+                        + " B, " + run.access() + ", " + run.guarantee();
+                lines.computeIfAbsent(name, n -> new TreeMap<>())
+                        .put(run.checkpointIntervalMillis(), cell.throughput());
+            }
+        }
+        Map<String, double[][]> series = new LinkedHashMap<>();
+        lines.forEach((name, points) -> {
+            if (points.size() >= 2) {
+                double[][] xy = new double[2][points.size()];
+                int i = 0;
+                for (Map.Entry<Long, Double> point : points.entrySet()) {
+                    xy[0][i] = point.getKey() / 1000.0;
+                    xy[1][i++] = point.getValue();
+                }
+                series.put(name, xy);
+            }
+        });
+        if (series.isEmpty()) {
+            return;
+        }
+        String png = Charts.lines(
+                out,
+                "Throughput against checkpoint interval",
+                "checkpoint interval (s)",
+                "records/s",
+                "guarantee-intervals",
+                series);
+        h.append("<img alt=\"throughput against checkpoint interval\" src=\"")
+                .append(png)
+                .append("\">\n");
     }
 
     /** The audit's count summed over the runs; empty when no run was audited, marked when it is not 0. */

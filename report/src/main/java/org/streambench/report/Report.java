@@ -346,7 +346,7 @@ public final class Report {
             AccessModes.html(h, out, cells, engines, scores.databases(), patterns, blobs, accessModes());
         }
         if (Guarantees.any(runs)) {
-            Guarantees.html(h, cells);
+            Guarantees.html(h, out, cells);
         }
         if (FillLevel.any(runs)) {
             FillLevel.html(h, out, cells);

@@ -1,6 +1,5 @@
 package org.streambench.report;
 
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,11 +28,7 @@ final class SettingChanges {
                 .append("<th>read latency (µs)</th><th>at the baseline</th><th>ratio</th></tr></thead><tbody>");
         List<Cell> changed = cells.values().stream()
                 .filter(c -> !c.runs().get(0).settingsVariant().isEmpty())
-                .sorted(Comparator.comparing((Cell c) -> c.key().engine())
-                        .thenComparing(c -> c.key().database())
-                        .thenComparing(c -> c.key().pattern())
-                        .thenComparingInt(c -> c.key().blobBytes())
-                        .thenComparing(c -> c.key().access()))
+                .sorted(Cell.BY_KEY)
                 .toList();
         for (Cell cell : changed) {
             RunRecord run = cell.runs().get(0);

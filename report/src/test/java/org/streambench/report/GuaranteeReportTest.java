@@ -1,6 +1,7 @@
 package org.streambench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.streambench.report.Fixtures.run;
 
@@ -56,6 +57,23 @@ class GuaranteeReportTest {
                 section);
         assertEquals(1, section.split("<tr><td").length - 1, "one row, of the one cell with a guarantee: " + section);
         assertTrue(!Guarantees.any(List.of()), "no section without guarantees");
+        assertFalse(html.contains("guarantee-intervals.png"), "one interval draws no line: " + html);
+    }
+
+    @Test
+    void aCellAtTwoCheckpointIntervalsIsDrawnAgainstTheInterval(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "update", 100, 1, "ok", 1000, 200.0);
+        run(dir, "flink", "postgresql", "update", 100, 2, "ok", 600, 200.0);
+        run(dir, "flink", "postgresql", "update", 100, 3, "ok", 900, 200.0);
+        withGuarantee(dir.resolve("flink/postgresql/update/100/rep-2"), "", 0, 500);
+        withGuarantee(dir.resolve("flink/postgresql/update/100/rep-3"), "", 0, 5000);
+
+        Path index = Report.of(dir).write();
+        String html = Files.readString(index, StandardCharsets.UTF_8);
+        assertTrue(
+                html.contains("<img alt=\"throughput against checkpoint interval\" src=\"guarantee-intervals.png\">"),
+                html);
+        assertTrue(Files.size(index.resolveSibling("guarantee-intervals.png")) > 1000);
     }
 
     private static List<String> row(List<String> csv, String prefix) {
@@ -67,13 +85,18 @@ class GuaranteeReportTest {
     }
 
     private static void withGuarantee(Path folder, String fault, long duplicates) throws Exception {
+        withGuarantee(folder, fault, duplicates, 500);
+    }
+
+    private static void withGuarantee(Path folder, String fault, long duplicates, long intervalMillis)
+            throws Exception {
         Path file = folder.resolve("result.json");
         String json = Files.readString(file)
                 .strip()
                 .replace(
                         "\"pattern\": \"update\",",
-                        "\"pattern\": \"update\", \"guarantee\": \"at-least-once\", \"checkpointIntervalMillis\": 500"
-                                + fault + ",");
+                        "\"pattern\": \"update\", \"guarantee\": \"at-least-once\", \"checkpointIntervalMillis\": "
+                                + intervalMillis + fault + ",");
         assertTrue(json.contains("\"guarantee\""), "the fixture's spec has a pattern field: " + json);
         Files.writeString(
                 file,

@@ -448,6 +448,14 @@ class MatrixTest {
                 out.toString());
         assertBad(
                 out,
+                "--keyspaces is empty; give at least one value, e.g. --keyspaces 10000,1000000",
+                "matrix",
+                "--keyspaces",
+                ",",
+                "--out",
+                out.toString());
+        assertBad(
+                out,
                 "give --parallelism or --parallelisms, not both",
                 "matrix",
                 "--parallelism",

@@ -511,31 +511,22 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 settingAxes());
     }
 
-    /** The setting axes given, each refused beside its single option when both set the same thing. */
+    /** The setting axes given, each value in one spelling; an axis beside the single option that sets the same is refused. */
     private Map<String, List<String>> settingAxes() {
-        Map<String, List<String>> axes = new LinkedHashMap<>();
+        Map<SettingAxis, List<String>> given = new LinkedHashMap<>();
         for (SettingAxis axis : SettingAxis.values()) {
-            List<String> given = givenValues(axis);
-            if (given == null) {
-                continue;
+            List<String> values = givenValues(axis);
+            if (values != null) {
+                given.put(
+                        axis,
+                        canonical(
+                                axis.listOption(),
+                                axis.listOption(),
+                                axis(axis.listOption(), values, List.of(axis.example())),
+                                axis::canonical));
             }
-            List<String> values = canonical(
-                    axis.listOption(), axis.listOption(), axis(axis.listOption(), given, List.of()), axis::canonical);
-            if (axis == SettingAxis.DB_SETTINGS) {
-                for (String value : values) {
-                    for (String key : SettingAxis.databaseSettings(value).keySet()) {
-                        if (connection.sets(key)) {
-                            throw new UserError("--db-setting " + key + " and --db-settings both set " + key
-                                    + "; give it in one of them");
-                        }
-                    }
-                }
-            } else if (given("--" + axis.runOption(), axis.runOption())) {
-                throw new UserError("give --" + axis.runOption() + " or " + axis.listOption() + ", not both");
-            }
-            axes.put(axis.runOption(), values);
         }
-        return axes;
+        return SettingAxis.axes(given, runOption -> given("--" + runOption, runOption), connection::sets);
     }
 
     private List<String> givenValues(SettingAxis axis) {
@@ -730,7 +721,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             switch (SettingAxis.ofRunOption(name).orElseThrow()) {
                 case KEYSPACES -> experiment.keys = value;
                 case PARALLELISMS -> experiment.parallelism = value;
-                case DB_SETTINGS -> {} // the connector's, added to the session's settings: see databaseSettings
+                case DB_SETTINGS -> {} // the connector's, added to the session's settings: see inSessionOf
             }
         });
         return experiment.toSpec(job);

@@ -2,8 +2,10 @@ package org.streambench.runner.matrix;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.streambench.local.UserError;
 import org.streambench.runner.experiment.Inputs;
@@ -14,20 +16,25 @@ import org.streambench.runner.experiment.Inputs;
  */
 public enum SettingAxis {
     /** The prefilled key space: the database's size for read, update and mixed. */
-    KEYSPACES("--keyspaces", "keys", ","),
+    KEYSPACES("--keyspaces", "keys", "10000,1000000"),
     /** The processing instances, each with its own database session. */
-    PARALLELISMS("--parallelisms", "parallelism", ","),
+    PARALLELISMS("--parallelisms", "parallelism", "1,2,4"),
     /** Connector settings, e.g. Cassandra's writeConsistency: KEY=VALUE pairs joined by ',' per value. */
-    DB_SETTINGS("--db-settings", "db-setting", ";");
+    DB_SETTINGS("--db-settings", "db-setting", "'writeConsistency=ONE;writeConsistency=QUORUM'");
 
     private final String listOption;
     private final String runOption;
-    private final String separator;
+    private final String example;
 
-    SettingAxis(String listOption, String runOption, String separator) {
+    SettingAxis(String listOption, String runOption, String example) {
         this.listOption = listOption;
         this.runOption = runOption;
-        this.separator = separator;
+        this.example = example;
+    }
+
+    /** Values of the list option as a user would give them, for messages. */
+    public String example() {
+        return example;
     }
 
     /** The matrix option that lists the values, e.g. {@code --keyspaces}. */
@@ -38,11 +45,6 @@ public enum SettingAxis {
     /** The run option a value sets, without --, e.g. {@code keys}: the name a cell and the journal store it by. */
     public String runOption() {
         return runOption;
-    }
-
-    /** What separates the list option's values: ',' for numbers, ';' for db-settings (whose values hold ','). */
-    public String separator() {
-        return separator;
     }
 
     public static Optional<SettingAxis> ofRunOption(String name) {
@@ -60,6 +62,32 @@ public enum SettingAxis {
                     .map(e -> e.getKey() + "=" + e.getValue())
                     .collect(Collectors.joining(","));
         };
+    }
+
+    /**
+     * The plan's setting axes from the values given per axis (each already in one spelling), by run
+     * option: refused when the single option sets the same ({@code --keys} beside {@code --keyspaces}:
+     * {@code runOptionGiven}; a --db-setting key that --db-settings sets too: {@code dbSettingGiven}).
+     */
+    public static Map<String, List<String>> axes(
+            Map<SettingAxis, List<String>> given, Predicate<String> runOptionGiven, Predicate<String> dbSettingGiven) {
+        Map<String, List<String>> axes = new LinkedHashMap<>();
+        given.forEach((axis, values) -> {
+            if (axis == DB_SETTINGS) {
+                values.stream()
+                        .flatMap(value -> databaseSettings(value).keySet().stream())
+                        .filter(dbSettingGiven)
+                        .findFirst()
+                        .ifPresent(key -> {
+                            throw new UserError("--db-setting " + key + " and --db-settings both set " + key
+                                    + "; give it in one of them");
+                        });
+            } else if (runOptionGiven.test(axis.runOption)) {
+                throw new UserError("give --" + axis.runOption + " or " + axis.listOption + ", not both");
+            }
+            axes.put(axis.runOption, values);
+        });
+        return axes;
     }
 
     /** A --db-settings value's connector settings: KEY=VALUE pairs separated by ','. */
