@@ -350,6 +350,34 @@ class MatrixTest {
     }
 
     @Test
+    void aKeyDistributionAxisLeavesOutTheInsertCellsThatCannotTakeIt(@TempDir Path tmp) {
+        Path out = tmp.resolve("matrix");
+        CliResult run = CliResult.bench(
+                "matrix",
+                "--dry-run",
+                "--engines",
+                "flink",
+                "--databases",
+                "postgresql",
+                "--patterns",
+                "read,insert",
+                "--blobs",
+                "1",
+                "--key-distributions",
+                "uniform,zipfian,hotspot:0.2/0.8",
+                "--out",
+                out.toString());
+        assertEquals(0, run.code(), run.toString());
+        assertTrue(run.out().contains("left out 2 of 6 cells"), run.out());
+        assertTrue(run.out().contains("1 x --key-distribution zipfian picks among existing keys"), run.out());
+        assertTrue(run.out().contains("4 experiments"), run.out());
+        assertTrue(run.out().contains("flink/postgresql/read/1/key-distribution-hotspot-0-2-0-8/rep-1"), run.out());
+        assertTrue(run.out().contains("flink/postgresql/insert/1/key-distribution-uniform/rep-1"), run.out());
+        assertFalse(run.out().contains("flink/postgresql/insert/1/key-distribution-zipfian"), run.out());
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
     void aGuaranteeAxisLeavesOutTheCellsThatCannotGiveTheirGuaranteeAndSaysWhy(@TempDir Path tmp) {
         Path out = tmp.resolve("matrix");
         CliResult run = CliResult.bench(
@@ -429,7 +457,7 @@ class MatrixTest {
                 out.toString());
         assertBad(
                 out,
-                "no cell of the matrix can run its guarantee: --guarantee exactly-once commits",
+                "no cell of the matrix can run its guarantee or key distribution: --guarantee exactly-once commits",
                 "matrix",
                 "--guarantees",
                 "exactly-once",

@@ -160,6 +160,14 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     List<String> keyspaces;
 
     @Option(
+            names = "--key-distributions",
+            split = ",",
+            paramLabel = "LIST",
+            description = "Key distributions, each as --key-distribution takes it, e.g. uniform,zipfian (default:"
+                    + " --key-distribution alone); an insert cell takes uniform only, the others are left out.")
+    List<String> keyDistributions;
+
+    @Option(
             names = "--parallelisms",
             split = ",",
             paramLabel = "LIST",
@@ -533,6 +541,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         return switch (axis) {
             case KEYSPACES -> keyspaces;
             case PARALLELISMS -> parallelisms;
+            case KEY_DISTRIBUTIONS -> keyDistributions;
             case DB_SETTINGS -> dbSettings;
         };
     }
@@ -556,20 +565,21 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     }
 
     /**
-     * The plan's cells less those whose engine, database, pattern or access mode cannot give the
-     * cell's guarantee (e.g. exactly-once on a database without transactions), which the console
-     * lists by reason; refused when no cell is left. A cell that is refused without its guarantee
-     * too is refused with the whole matrix, as any bad input.
+     * The plan's cells less those that only their guarantee or key distribution keeps from running
+     * (exactly-once on a database without transactions, zipfian keys for insert), which the console
+     * lists by reason; refused when no cell is left. A cell that is refused without them too is
+     * refused with the whole matrix, as any bad input.
      */
     private List<Cell> cellsThatCanRun(MatrixPlan plan, PrintWriter console) {
         List<Cell> cells = new ArrayList<>();
         Map<String, Integer> leftOut = new LinkedHashMap<>();
         for (Cell cell : plan.cells()) {
-            if (cell.guarantee().equals(Cell.NO_GUARANTEE)) {
+            Cell plain = cell.withoutVariants();
+            if (plain.equals(cell)) {
                 cells.add(cell);
                 continue;
             }
-            specOf(cell.withoutGuarantee());
+            specOf(plain);
             try {
                 specOf(cell);
                 cells.add(cell);
@@ -578,13 +588,14 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             }
         }
         if (cells.isEmpty()) {
-            throw new UserError("no cell of the matrix can run its guarantee: "
+            throw new UserError("no cell of the matrix can run its guarantee or key distribution: "
                     + leftOut.keySet().iterator().next());
         }
         if (!leftOut.isEmpty()) {
             console.printf(
                     Locale.ROOT,
-                    "left out %d of %d cells, whose guarantee their engine or database cannot give:%n",
+                    "left out %d of %d cells, whose guarantee or key distribution their engine, database or pattern"
+                            + " cannot take:%n",
                     plan.cells().size() - cells.size(),
                     plan.cells().size());
             leftOut.forEach((reason, count) -> console.printf(Locale.ROOT, "  %d x %s%n", count, reason));
@@ -721,6 +732,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             switch (SettingAxis.ofRunOption(name).orElseThrow()) {
                 case KEYSPACES -> experiment.keys = value;
                 case PARALLELISMS -> experiment.parallelism = value;
+                case KEY_DISTRIBUTIONS -> experiment.keyDistribution = value;
                 case DB_SETTINGS -> {} // the connector's, added to the session's settings: see inSessionOf
             }
         });

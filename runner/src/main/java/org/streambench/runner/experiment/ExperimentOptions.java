@@ -141,7 +141,7 @@ public final class ExperimentOptions {
                     + " zipfian[:S] (rank k picked in proportion to 1/k^S, S = 0.99 as in YCSB, the popular keys"
                     + " scattered over the key space), hotspot:F/P (a fraction P of the picks on a fraction F of"
                     + " the keys, e.g. hotspot:0.2/0.8) (default: ${DEFAULT-VALUE}).")
-    String keyDistribution;
+    public String keyDistribution;
 
     @Option(
             names = "--parallelism",

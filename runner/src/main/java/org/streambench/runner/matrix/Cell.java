@@ -62,6 +62,19 @@ public record Cell(
     }
 
     /**
+     * This cell as every engine, database and pattern can run it: without a guarantee, its keys
+     * picked uniformly (a matrix leaves out a cell that only its guarantee or key distribution keeps
+     * from running).
+     */
+    public Cell withoutVariants() {
+        Map<String, String> uniform = new LinkedHashMap<>(settings);
+        uniform.computeIfPresent(SettingAxis.KEY_DISTRIBUTIONS.runOption(), (name, value) -> UNIFORM_KEYS);
+        return new Cell(engine, database, pattern, blobBytes, access, NO_GUARANTEE, null, uniform, repetition);
+    }
+
+    private static final String UNIFORM_KEYS = "uniform";
+
+    /**
      * The cell's folder under the matrix folder, e.g. {@code flink/postgresql/update/10000/rep-1}, with
      * the access mode as a folder of its own unless it is sync ({@code .../10000/batch-100-linger-20ms/rep-1}),
      * the guarantee with its interval unless it is none ({@code .../10000/exactly-once-10s/rep-1}), and a

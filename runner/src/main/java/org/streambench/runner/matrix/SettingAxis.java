@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.streambench.generator.KeyDistribution;
 import org.streambench.local.UserError;
 import org.streambench.runner.experiment.Inputs;
 
@@ -17,6 +18,8 @@ import org.streambench.runner.experiment.Inputs;
 public enum SettingAxis {
     /** The prefilled key space: the database's size for read, update and mixed. */
     KEYSPACES("--keyspaces", "keys", "10000,1000000"),
+    /** How read, update and mixed records pick among the keys; an insert cell takes uniform only. */
+    KEY_DISTRIBUTIONS("--key-distributions", "key-distribution", "uniform,zipfian"),
     /** The processing instances, each with its own database session. */
     PARALLELISMS("--parallelisms", "parallelism", "1,2,4"),
     /** Connector settings, e.g. Cassandra's writeConsistency: KEY=VALUE pairs joined by ',' per value. */
@@ -57,6 +60,13 @@ public enum SettingAxis {
     public String canonical(String value) {
         return switch (this) {
             case KEYSPACES -> Long.toString(Inputs.positiveLong(listOption, value, " of keys, e.g. 10000"));
+            case KEY_DISTRIBUTIONS -> {
+                try {
+                    yield KeyDistribution.parse(value).cliName();
+                } catch (IllegalArgumentException e) {
+                    throw new UserError(listOption + ": " + e.getMessage());
+                }
+            }
             case PARALLELISMS -> Integer.toString(Inputs.positiveInt(listOption, value, " of instances, e.g. 4"));
             case DB_SETTINGS -> databaseSettings(value).entrySet().stream()
                     .map(e -> e.getKey() + "=" + e.getValue())
