@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -94,11 +93,11 @@ final class FillLevel {
                     .append("</td><td>")
                     .append(step)
                     .append("</td><td>")
-                    .append(whole(rowsBefore(cell)))
+                    .append(Report.whole(rowsBefore(cell)))
                     .append("</td><td>")
-                    .append(cell.ok() ? whole(cell.throughput()) : "<span class=\"bad\">failed</span>")
+                    .append(cell.ok() ? Report.whole(cell.throughput()) : "<span class=\"bad\">failed</span>")
                     .append("</td><td>")
-                    .append(cell.endToEndP99().map(FillLevel::whole).orElse(""))
+                    .append(cell.endToEndP99().map(Report::whole).orElse(""))
                     .append("</td></tr>"));
         }
         h.append("</tbody></table>\n");
@@ -130,9 +129,5 @@ final class FillLevel {
             }
         });
         return kept;
-    }
-
-    private static String whole(double value) {
-        return String.format(Locale.ROOT, "%,.0f", value);
     }
 }

@@ -51,21 +51,21 @@ final class Guarantees {
             h.append("<tr>");
             Report.keyCells(h, key);
             h.append("<td>")
-                    .append(cell.ok() ? whole(cell.throughput()) : "<span class=\"bad\">failed</span>")
+                    .append(cell.ok() ? Report.whole(cell.throughput()) : "<span class=\"bad\">failed</span>")
                     .append("</td><td>")
-                    .append(none != null && none.ok() ? whole(none.throughput()) : "")
+                    .append(none != null && none.ok() ? Report.whole(none.throughput()) : "")
                     .append("</td><td>")
                     .append(
                             comparable
                                     ? String.format(Locale.ROOT, "%.2fx", cell.throughput() / none.throughput())
                                     : "")
                     .append("</td><td>")
-                    .append(cell.endToEndP99().map(Guarantees::whole).orElse(""))
+                    .append(cell.endToEndP99().map(Report::whole).orElse(""))
                     .append("</td><td>")
                     .append(
                             none == null
                                     ? ""
-                                    : none.endToEndP99().map(Guarantees::whole).orElse(""))
+                                    : none.endToEndP99().map(Report::whole).orElse(""))
                     .append("</td>")
                     .append(auditCell(
                             cell.runs().stream().map(RunRecord::duplicates).toList()))
@@ -127,9 +127,5 @@ final class Guarantees {
         }
         long sum = audited.stream().mapToLong(Long::longValue).sum();
         return sum == 0 ? "<td>0</td>" : "<td class=\"bad\">" + String.format(Locale.ROOT, "%,d", sum) + "</td>";
-    }
-
-    private static String whole(double value) {
-        return String.format(Locale.ROOT, "%,.0f", value);
     }
 }

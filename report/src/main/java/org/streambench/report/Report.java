@@ -793,6 +793,11 @@ public final class Report {
                 .append("</td>");
     }
 
+    /** A value as a whole number with thousands separators: 12,345. */
+    static String whole(double value) {
+        return String.format(Locale.ROOT, "%,.0f", value);
+    }
+
     static String esc(String text) {
         return text == null
                 ? ""

@@ -66,18 +66,14 @@ final class SettingChanges {
     /** A value, its baseline's and their ratio; a blank where a side has none. */
     private static void compared(StringBuilder h, Double value, Double baseline) {
         h.append("<td>")
-                .append(value == null ? "" : whole(value))
+                .append(value == null ? "" : Report.whole(value))
                 .append("</td><td>")
-                .append(baseline == null ? "" : whole(baseline))
+                .append(baseline == null ? "" : Report.whole(baseline))
                 .append("</td><td>")
                 .append(
                         value == null || baseline == null || baseline == 0
                                 ? ""
                                 : String.format(Locale.ROOT, "%.2fx", value / baseline))
                 .append("</td>");
-    }
-
-    private static String whole(double value) {
-        return String.format(Locale.ROOT, "%,.0f", value);
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -93,14 +94,7 @@ public final class DatabaseSession implements AutoCloseable {
             throw new UserError(
                     "--db-user and --db-password go with --db-url; the suite's local servers have generated passwords");
         }
-        for (String credential : List.of("user", "password")) {
-            if (connection.extra.containsKey(credential)) {
-                throw new UserError("give the " + credential + " with --db-" + credential
-                        + (credential.equals("password") ? " (or --db-password-file)" : "")
-                        + " and --db-url, not --db-setting " + credential
-                        + "; the suite's local servers have generated passwords");
-            }
-        }
+        refuseCredentials(connection.extra.keySet(), "--db-setting ");
         if (connection.url != null
                 && UrlPassword.split(connection.url).password() != null
                 && (connection.password != null || connection.passwordFile != null)) {
@@ -122,13 +116,20 @@ public final class DatabaseSession implements AutoCloseable {
     public static void checkAdded(String name, ConnectionOptions connection, Map<String, String> added) {
         DatabaseProvider provider = provider(name);
         requireKnown(provider, name, added.keySet());
+        refuseCredentials(added.keySet(), "--db-settings ");
+        checkValues(provider, connection, added);
+    }
+
+    /** The user and password come with --db-url and its options, never as a connector setting given {@code where}. */
+    private static void refuseCredentials(Set<String> keys, String where) {
         for (String credential : List.of("user", "password")) {
-            if (added.containsKey(credential)) {
-                throw new UserError("give the " + credential + " with --db-" + credential + " and --db-url, not in"
-                        + " --db-settings");
+            if (keys.contains(credential)) {
+                throw new UserError("give the " + credential + " with --db-" + credential
+                        + (credential.equals("password") ? " (or --db-password-file)" : "")
+                        + " and --db-url, not " + where + credential
+                        + "; the suite's local servers have generated passwords");
             }
         }
-        checkValues(provider, connection, added);
     }
 
     private static void requireKnown(DatabaseProvider provider, String name, Iterable<String> keys) {

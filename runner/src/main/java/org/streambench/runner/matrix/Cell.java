@@ -3,6 +3,7 @@ package org.streambench.runner.matrix;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.streambench.generator.KeyDistribution;
 import org.streambench.operators.Guarantee;
 
 /**
@@ -68,11 +69,10 @@ public record Cell(
      */
     public Cell withoutVariants() {
         Map<String, String> uniform = new LinkedHashMap<>(settings);
-        uniform.computeIfPresent(SettingAxis.KEY_DISTRIBUTIONS.runOption(), (name, value) -> UNIFORM_KEYS);
+        uniform.computeIfPresent(
+                SettingAxis.KEY_DISTRIBUTIONS.runOption(), (name, value) -> KeyDistribution.UNIFORM.cliName());
         return new Cell(engine, database, pattern, blobBytes, access, NO_GUARANTEE, null, uniform, repetition);
     }
-
-    private static final String UNIFORM_KEYS = "uniform";
 
     /**
      * The cell's folder under the matrix folder, e.g. {@code flink/postgresql/update/10000/rep-1}, with

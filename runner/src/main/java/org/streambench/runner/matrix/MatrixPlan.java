@@ -45,30 +45,6 @@ public record MatrixPlan(
         settingAxes = Collections.unmodifiableMap(axes);
     }
 
-    /** A plan without setting axes. */
-    public MatrixPlan(
-            List<String> engines,
-            List<String> databases,
-            List<String> patterns,
-            List<Integer> blobs,
-            int repetitions,
-            Long shuffleSeed,
-            List<String> accesses,
-            List<String> guarantees,
-            List<String> checkpointIntervals) {
-        this(
-                engines,
-                databases,
-                patterns,
-                blobs,
-                repetitions,
-                shuffleSeed,
-                accesses,
-                guarantees,
-                checkpointIntervals,
-                null);
-    }
-
     /** A plan without guarantees, as the study's. */
     public MatrixPlan(
             List<String> engines,
@@ -78,7 +54,7 @@ public record MatrixPlan(
             int repetitions,
             Long shuffleSeed,
             List<String> accesses) {
-        this(engines, databases, patterns, blobs, repetitions, shuffleSeed, accesses, null, null);
+        this(engines, databases, patterns, blobs, repetitions, shuffleSeed, accesses, null, null, null);
     }
 
     /** A plan of the study's access mode only, sync. */

@@ -24,7 +24,8 @@ class GuaranteeAxisTest {
             null,
             List.of("sync"),
             List.of("none", "exactly-once", "at-least-once"),
-            List.of("1s", "10s"));
+            List.of("1s", "10s"),
+            null);
 
     @Test
     void noneIsOneCellAndEveryOtherGuaranteeOnePerInterval() {
@@ -52,6 +53,7 @@ class GuaranteeAxisTest {
                         null,
                         null,
                         List.of("exactly-once"),
+                        null,
                         null));
     }
 
