@@ -116,7 +116,14 @@ public record RunDocument(
             Long deviceWriteBytes,
             Double writeAmplification,
             @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> databaseCounters,
-            Map<String, String> notSeen) {}
+            Map<String, String> notSeen) {
+
+        public static final String DATABASE = "database";
+        public static final String ENGINE = "engine";
+        public static final String RUNNER = "runner";
+        /** The roles, in the order the per-second file's columns have them. */
+        public static final List<String> ROLES = List.of(DATABASE, ENGINE, RUNNER);
+    }
 
     /**
      * One role's use: {@code cpuSeconds} user plus system; {@code cpuSecondsPerMillionRecords} the
@@ -212,7 +219,9 @@ public record RunDocument(
      * {@code epochMillis}: the job's clock when it read the counters that end the interval;
      * {@code intervalSeconds}: the interval's length on that clock; {@code records} (processed),
      * {@code generated}, {@code reads}, {@code errors}: exact counts in the interval, so the rows of a
-     * run add up to its counters; {@code readLatencyMeanMicros} is null in an interval without reads.
+     * run add up to its counters; {@code readLatencyMeanMicros} is null in an interval without reads;
+     * {@code cpuCores}: the CPU each watched role (database, engine, runner) used in the interval, in
+     * cores (CPU-seconds per second), empty where the runner watched none (and in older files).
      */
     public record Second(
             int second,
@@ -223,11 +232,30 @@ public record RunDocument(
             long generated,
             long reads,
             Double readLatencyMeanMicros,
-            long errors) {
+            long errors,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Double> cpuCores) {
+
+        public Second {
+            cpuCores = cpuCores == null ? Map.of() : Map.copyOf(cpuCores);
+        }
 
         /** A one-second interval of {@code records} processed and generated, without reads or a clock (for tests). */
         public static Second of(int second, boolean warmup, long records) {
-            return new Second(second, 0, 1.0, warmup, records, records, 0, null, 0);
+            return new Second(second, 0, 1.0, warmup, records, records, 0, null, 0, Map.of());
+        }
+
+        public Second withWarmup(boolean inWarmup) {
+            return new Second(
+                    second,
+                    epochMillis,
+                    intervalSeconds,
+                    inWarmup,
+                    records,
+                    generated,
+                    reads,
+                    readLatencyMeanMicros,
+                    errors,
+                    cpuCores);
         }
 
         /** Processed records per second in this interval. */

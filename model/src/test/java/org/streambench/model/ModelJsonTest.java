@@ -95,7 +95,8 @@ class ModelJsonTest {
                 latency,
                 latency,
                 Map.of("writeCall", latency, "batchWait", latency),
-                List.of(new RunDocument.Second(1, 1_795_000_000_000L, 1.002, true, 90, 100, 90, 12.5, 0)),
+                List.of(new RunDocument.Second(
+                        1, 1_795_000_000_000L, 1.002, true, 90, 100, 90, 12.5, 0, Map.of("engine", 0.75))),
                 new RunDocument.Counts(300, Map.of(0, 150L, 1, 150L), Map.of("read", 300L), 1, "read k: timeout"),
                 new RunDocument.Verification(10, 1, 5, -1, List.of("key k: int_1 3 != 4")),
                 new RunDocument.Environment(

@@ -20,11 +20,11 @@ class BatchMeansTest {
     void theIntervalIsStudentsOverTheMeansOfBatchesOfFourSeconds() {
         double[] batchMeans = {100, 110, 90, 100, 100};
         List<Second> seconds = new ArrayList<>();
-        seconds.add(new Second(0, 0, 1, true, 5000, 5000, 0, null, 0)); // warm-up: left out
+        seconds.add(new Second(0, 0, 1, true, 5000, 5000, 0, null, 0, Map.of())); // warm-up: left out
         for (int i = 0; i < 20; i++) {
             // within a batch the seconds swing (+-40) around its mean: that swing is not the uncertainty
             long records = Math.round(batchMeans[i / 4] + (i % 2 == 0 ? 40 : -40));
-            seconds.add(new Second(i + 1, 0, 1, false, records, records, 10, 200.0 + (i / 4) * 10, 0));
+            seconds.add(new Second(i + 1, 0, 1, false, records, records, 10, 200.0 + (i / 4) * 10, 0, Map.of()));
         }
         // sd of the batch means: sqrt((0 + 100 + 100 + 0 + 0) / 4) = 7.071; t(4) = 2.776; / sqrt(5)
         assertEquals(2.776 * Math.sqrt(50) / Math.sqrt(5), BatchMeans.throughputHalf(seconds), 1e-9);

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import java.util.stream.LongStream;
@@ -142,7 +143,15 @@ class EndToEndTest {
                         .sum();
         assertEquals(
                 measuredMean, ((Number) throughput.get("mean")).doubleValue(), 1e-6, "throughput excludes the warm-up");
-        assertEquals(5, ResultFiles.csvLines(out).size(), "header + one line per second");
+        List<String> csv = ResultFiles.csvLines(out);
+        assertEquals(5, csv.size(), "header + one line per second");
+        for (Map<String, Object> second : perSecond) {
+            Map<String, Object> cores = map(second, "cpuCores");
+            assertEquals(Set.of("engine", "runner"), cores.keySet(), "the external server is not watched: " + second);
+            assertTrue(((Number) cores.get("engine")).doubleValue() > 0, "the job works every second: " + second);
+        }
+        assertTrue(csv.get(0).endsWith(",databaseCpuCores,engineCpuCores,runnerCpuCores"), csv.get(0));
+        assertTrue(csv.get(1).matches(".*,,[0-9.]+,[0-9.]+"), "no database column, the others filled: " + csv.get(1));
         Map<String, Object> phases = map(result, "phaseSeconds");
         assertEquals(
                 List.of("reset", "prefill", "settle", "jobStart", "warmup", "measured", "stop", "verify"),
@@ -514,8 +523,13 @@ class EndToEndTest {
                     tmp.resolve("run").toString());
             assertEquals(0, run.code(), run.toString());
             assertTrue(run.out().contains("starting postgresql"), run.out());
-            Map<String, Object> resources = map(ResultFiles.read(tmp.resolve("run")), "resources");
+            Map<String, Object> result = ResultFiles.read(tmp.resolve("run"));
+            Map<String, Object> resources = map(result, "resources");
             Map<String, Object> database = map(map(resources, "roles"), "database");
+            assertTrue(
+                    list(result, "perSecond").stream()
+                            .allMatch(second -> map(second, "cpuCores").containsKey("database")),
+                    "the server the run started is watched every second: " + result.get("perSecond"));
             assertTrue(((Number) database.get("processes")).intValue() >= 2, "postgres and its workers: " + database);
             assertTrue(((Number) database.get("cpuSeconds")).doubleValue() > 0, database.toString());
             assertTrue(((Number) database.get("writeBytes")).longValue() > 0, "its WAL: " + database);

@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.streambench.local.Home;
+import org.streambench.runner.monitor.DeviceUsage;
 import org.streambench.runner.monitor.Prometheus;
 import org.streambench.servers.TestServers;
 
@@ -53,7 +54,7 @@ class MonitorTest {
     private static final String LIVE_RUN = "streambench-live-run.json";
     private static final String MATRIX = "streambench-matrix.json";
     private static final Map<String, String> THIS_RUN =
-            Map.of("engine", "flink", "database", "noop", "pattern", "mixed", "blob_bytes", "1000");
+            Map.of("engine", "flink", "database", "postgresql", "pattern", "insert", "blob_bytes", "1");
     private static final Map<String, String> ALL =
             Map.of("engine", ".*", "database", ".*", "pattern", ".*", "blob_bytes", ".*");
 
@@ -87,10 +88,10 @@ class MonitorTest {
         Path out = tmp.resolve("run");
         CompletableFuture<CliResult> run = CompletableFuture.supplyAsync(() -> inWork(
                 work,
-                () -> CliResult.bench(
-                        ("run --engine flink --db noop --pattern mixed --blob 1000 --rate 2000 --duration 8s"
-                                        + " --warmup 1s --metrics-port 0 --out " + out)
-                                .split(" "))));
+                () -> CliResult.bench(("run --engine flink --db postgresql --db-port " + TestServers.freePort()
+                                + " --pattern insert --blob 1 --rate 2000 --duration 8s"
+                                + " --warmup 1s --metrics-port 0 --out " + out)
+                        .split(" "))));
 
         JsonNode series = await(
                 "the run's records",
@@ -108,11 +109,31 @@ class MonitorTest {
                 Duration.ofSeconds(30));
         assertTrue(rate.get(0).get("value").get(1).asDouble() < 2500, "about the target rate of 2000/s: " + rate);
         for (String panelQuery : panelQueries(LIVE_RUN, THIS_RUN)) {
+            if (panelQuery.contains("streambench_device_")
+                    && DeviceUsage.holding(work).isEmpty()) {
+                continue; // the server's data on a tmpfs: no block device to watch
+            }
             await(
                     "panel query " + panelQuery,
                     () -> query(panelQuery),
                     result -> result.size() > 0,
                     Duration.ofSeconds(30));
+        }
+
+        // the runner's own series: what each part of the pipeline uses, the database server included
+        JsonNode cpu = await(
+                "the CPU of every role",
+                () -> query("sum by (role) (rate(streambench_process_cpu_seconds_total{run=\"" + out + "\"}[4s]))"),
+                result -> result.size() == 3,
+                Duration.ofSeconds(30));
+        for (JsonNode role : cpu) {
+            assertTrue(
+                    role.get("value").get(1).asDouble() > 0,
+                    "every role works while 2000 records/s go into the database: " + cpu);
+        }
+        JsonNode written = query("rate(streambench_device_written_bytes_total{run=\"" + out + "\"}[4s])");
+        if (DeviceUsage.holding(work).isPresent()) { // not on a tmpfs
+            assertTrue(written.get(0).get("value").get(1).asDouble() > 0, "the server's WAL: " + written);
         }
 
         CliResult finished = run.get(3, TimeUnit.MINUTES);

@@ -1,5 +1,6 @@
 package org.streambench.runner.experiment;
 
+import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -40,6 +41,7 @@ import org.streambench.operators.JobReport;
 import org.streambench.operators.engine.EngineProvider;
 import org.streambench.runner.monitor.DeviceUsage;
 import org.streambench.runner.monitor.ProcessUsage;
+import org.streambench.runner.monitor.ResourceMetrics;
 import org.streambench.runner.monitor.ResourceWatch;
 import org.streambench.runner.monitor.ScrapeTargets;
 import org.streambench.runner.results.ResultFiles;
@@ -209,7 +211,8 @@ public final class ExperimentRunner {
                                 job.process().toHandle(),
                                 spec.metricsHost(),
                                 spec.metricsPort(),
-                                Map.of("role", "job", "run", dir.toString()))) {
+                                Map.of("role", "job", "run", dir.toString()));
+                ResourceMetrics live = liveResources(resources, spec, dir)) {
             // Prometheus scrapes every worker of the job, wherever it runs
             collector.onNewWorker(target::targets);
             if (spec.pattern().needsExistingKeys()) {
@@ -351,18 +354,36 @@ public final class ExperimentRunner {
         }
         String device = null;
         if (session.localServer()) {
-            roles.put("database", session::serverProcesses);
+            roles.put(RunDocument.Resources.DATABASE, session::serverProcesses);
             device = session.serverFolder().flatMap(DeviceUsage::holding).orElse(null);
         } else if (session.storesData()) {
-            notSeen.put("database", "an external server (--db-url): its processes run elsewhere");
+            notSeen.put(RunDocument.Resources.DATABASE, "an external server (--db-url): its processes run elsewhere");
         }
         if (launcher.cluster().equals("local")) {
-            roles.put("engine", () -> ProcessUsage.tree(job.process().toHandle()));
+            roles.put(
+                    RunDocument.Resources.ENGINE,
+                    () -> ProcessUsage.tree(job.process().toHandle()));
         } else {
-            notSeen.put("engine", "a job on " + launcher.cluster() + ": its workers run in the cluster's containers");
+            notSeen.put(
+                    RunDocument.Resources.ENGINE,
+                    "a job on " + launcher.cluster() + ": its workers run in the cluster's containers");
         }
-        roles.put("runner", () -> List.of(ProcessHandle.current()));
+        roles.put(RunDocument.Resources.RUNNER, () -> List.of(ProcessHandle.current()));
         return new ResourceWatch(roles, notSeen, device, () -> serverCounters(session));
+    }
+
+    /** The watched processes' use as Prometheus series for the run's time, or null when it watches none. */
+    private static ResourceMetrics liveResources(ResourceWatch resources, ExperimentSpec spec, Path dir)
+            throws IOException {
+        if (resources.usageNow().isEmpty()) {
+            return null;
+        }
+        Tags tags = Tags.of(
+                "engine", spec.engine(),
+                "database", spec.database(),
+                "pattern", spec.pattern().cliName(),
+                "blob_bytes", Integer.toString(spec.blobBytes()));
+        return new ResourceMetrics(Home.work(), resources, tags, Map.of("run", dir.toString()));
     }
 
     /** The database server's counters now; none when it cannot tell (they are a figure beside the run, never its cause to fail). */
@@ -480,6 +501,7 @@ public final class ExperimentRunner {
         if (previous == null) {
             return; // a bounded run so short that it was over before the first sample
         }
+        resources.second(); // the start of the first second's CPU use
         int warmupEnd = steadyWarmup ? UNDECIDED : spec.warmupSeconds(); // the last second of the warm-up
         out.printf(
                 Locale.ROOT,
@@ -512,6 +534,7 @@ public final class ExperimentRunner {
                 return;
             }
             double reads = now.reads() - previous.reads();
+            Map<String, Double> cpuCores = resources.second();
             seconds.add(new Second(
                     second,
                     now.jobEpochNanos() / 1_000_000,
@@ -521,7 +544,8 @@ public final class ExperimentRunner {
                     Math.round(now.generated() - previous.generated()),
                     Math.round(reads),
                     reads > 0 ? (now.readSeconds() - previous.readSeconds()) / reads * 1e6 : null,
-                    Math.round(now.errors() - previous.errors())));
+                    Math.round(now.errors() - previous.errors()),
+                    cpuCores));
             stallWatch.second(second, seconds.get(seconds.size() - 1).records());
             if (warmupEnd == UNDECIDED && (second >= spec.warmupSeconds() || Warmup.steady(seconds))) {
                 warmupEnd = second;
@@ -537,8 +561,6 @@ public final class ExperimentRunner {
                     return;
                 }
                 resources.windowStarts();
-            } else {
-                resources.second();
             }
             if (second % PROGRESS_EVERY_SECONDS == 0
                     || (warmupEnd != UNDECIDED && second == warmupEnd + spec.durationSeconds())) {

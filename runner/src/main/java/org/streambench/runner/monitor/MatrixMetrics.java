@@ -1,15 +1,10 @@
 package org.streambench.runner.monitor;
 
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,8 +19,7 @@ import org.streambench.runner.matrix.Cell;
 public final class MatrixMetrics implements AutoCloseable {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final HttpServer server;
-    private final ScrapeTargets.Registration target;
+    private final MetricsEndpoint endpoint;
     private final Map<String, AtomicLong> experiments = new ConcurrentHashMap<>();
     private final AtomicLong etaSeconds = new AtomicLong(-1);
     private final AtomicLong running = new AtomicLong();
@@ -47,22 +41,11 @@ public final class MatrixMetrics implements AutoCloseable {
                 .baseUnit("seconds")
                 .description("estimated time until the matrix is done (-1 before the first experiment ends)")
                 .register(registry);
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
-        server.createContext("/metrics", exchange -> {
-            byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        server.start();
-        target = new ScrapeTargets(work)
-                .add(ProcessHandle.current(), "127.0.0.1", server.getAddress().getPort(), Map.of("role", "matrix"));
+        endpoint = new MetricsEndpoint(work, registry, Map.of("role", "matrix"));
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return endpoint.port();
     }
 
     /** The cell that runs now: {@code streambench_matrix_current_cell} is 1 with its labels. */
@@ -135,7 +118,6 @@ public final class MatrixMetrics implements AutoCloseable {
 
     @Override
     public void close() {
-        target.close();
-        server.stop(0);
+        endpoint.close();
     }
 }

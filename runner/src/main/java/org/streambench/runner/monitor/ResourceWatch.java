@@ -36,6 +36,8 @@ public final class ResourceWatch {
     private DeviceUsage deviceAtEnd;
     private long startNanos;
     private long endNanos;
+    private final Map<String, Long> previousTicks = new LinkedHashMap<>();
+    private long previousNanos;
 
     /**
      * @param roles   the processes of each role, asked anew at every sample (a server's children come and go)
@@ -68,13 +70,46 @@ public final class ResourceWatch {
         });
     }
 
-    /** A per-second sample inside the window: only the resident memory is kept, at its highest. */
-    public synchronized void second() {
-        if (atStart.isEmpty() || !atEnd.isEmpty()) {
-            return;
+    /**
+     * A per-second sample: the CPU each role used since the previous sample, in cores (empty at the
+     * first sample); inside the window, each role's resident memory is also kept, at its highest.
+     */
+    public synchronized Map<String, Double> second() {
+        if (roles.isEmpty()) {
+            return Map.of();
         }
-        roles.forEach((role, processes) ->
-                peakRss.merge(role, ProcessUsage.of(processes.get()).rssBytes(), Math::max));
+        long now = System.nanoTime();
+        Map<String, ProcessUsage> usage = usageNow();
+        Map<String, Double> cores = new LinkedHashMap<>();
+        double elapsedSeconds = (now - previousNanos) / 1e9;
+        if (previousNanos != 0 && elapsedSeconds > 0) {
+            usage.forEach((role, use) -> {
+                Long before = previousTicks.get(role);
+                if (before != null) {
+                    cores.put(
+                            role,
+                            Math.max(0, use.cpuTicks() - before) / ProcessUsage.TICKS_PER_SECOND / elapsedSeconds);
+                }
+            });
+        }
+        previousNanos = now;
+        usage.forEach((role, use) -> previousTicks.put(role, use.cpuTicks()));
+        if (!atStart.isEmpty() && atEnd.isEmpty()) {
+            usage.forEach((role, use) -> peakRss.merge(role, use.rssBytes(), Math::max));
+        }
+        return cores;
+    }
+
+    /** What each watched role's processes used so far, read now. */
+    public Map<String, ProcessUsage> usageNow() {
+        Map<String, ProcessUsage> usage = new LinkedHashMap<>();
+        roles.forEach((role, processes) -> usage.put(role, ProcessUsage.of(processes.get())));
+        return usage;
+    }
+
+    /** The block device that holds the database's data, or null. */
+    public String device() {
+        return device;
     }
 
     public synchronized void windowEnds() {

@@ -13,7 +13,7 @@ import java.util.TreeMap;
 
 /**
  * The metrics endpoints of the job JVMs (and of a running matrix) that run now, as Prometheus
- * file-based service discovery targets: one file per process in {@code work/monitor/targets/},
+ * file-based service discovery targets: one file per endpoint in {@code work/monitor/targets/},
  * written when the job is launched and removed when it ends (a file whose process no longer runs,
  * left by a killed runner, is removed by the next launch and by {@code bench monitor}). Written whether or not Prometheus runs, so one started
  * later finds the jobs already running.
@@ -35,7 +35,8 @@ public final class ScrapeTargets {
     /** Adds the endpoint that {@code process} serves; closing the registration removes it. */
     public Registration add(ProcessHandle process, String host, int port, Map<String, String> labels) {
         removeEnded();
-        Path file = dir.resolve("pid-" + process.pid() + ".json");
+        // one process may serve several endpoints (the runner: a matrix's and a run's resources)
+        Path file = dir.resolve("pid-" + process.pid() + "-port-" + port + ".json");
         Map<String, String> all = new TreeMap<>(labels);
         all.put("pid", Long.toString(process.pid()));
         write(file, List.of(host + ":" + port), all);
@@ -77,7 +78,8 @@ public final class ScrapeTargets {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "pid-*.json")) {
             for (Path file : files) {
                 String name = file.getFileName().toString();
-                String pid = name.substring("pid-".length(), name.length() - ".json".length());
+                String pid = name.substring("pid-".length(), name.length() - ".json".length())
+                        .split("-")[0];
                 if (pid.chars().allMatch(Character::isDigit)
                         && !ProcessHandle.of(Long.parseLong(pid))
                                 .map(ProcessHandle::isAlive)

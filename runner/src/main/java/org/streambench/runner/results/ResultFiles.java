@@ -68,14 +68,21 @@ public final class ResultFiles {
 
     private static String perSecondCsv(RunResult result) {
         StringBuilder csv = new StringBuilder(
-                "second,epochMillis,intervalSeconds,warmup,records,generated,reads,readLatencyMeanMicros,errors\n");
+                "second,epochMillis,intervalSeconds,warmup,records,generated,reads,readLatencyMeanMicros,errors");
+        RunDocument.Resources.ROLES.forEach(role -> csv.append(',').append(role).append("CpuCores"));
+        csv.append('\n');
         for (Second s : result.perSecond()) {
             String latency = s.readLatencyMeanMicros() == null
                     ? ""
                     : String.format(Locale.ROOT, "%.1f", s.readLatencyMeanMicros());
+            StringBuilder cpu = new StringBuilder();
+            for (String role : RunDocument.Resources.ROLES) {
+                Double cores = s.cpuCores().get(role);
+                cpu.append(',').append(cores == null ? "" : String.format(Locale.ROOT, "%.3f", cores));
+            }
             csv.append(String.format(
                     Locale.ROOT,
-                    "%d,%d,%.6f,%b,%d,%d,%d,%s,%d%n",
+                    "%d,%d,%.6f,%b,%d,%d,%d,%s,%d%s%n",
                     s.second(),
                     s.epochMillis(),
                     s.intervalSeconds(),
@@ -84,7 +91,8 @@ public final class ResultFiles {
                     s.generated(),
                     s.reads(),
                     latency,
-                    s.errors()));
+                    s.errors(),
+                    cpu));
         }
         return csv.toString();
     }

@@ -34,16 +34,7 @@ public final class Warmup {
             return false;
         }
         List<Second> window = seconds.subList(seconds.size() - WINDOW_SECONDS, seconds.size()).stream()
-                .map(s -> new Second(
-                        s.second(),
-                        s.epochMillis(),
-                        s.intervalSeconds(),
-                        false,
-                        s.records(),
-                        s.generated(),
-                        s.reads(),
-                        s.readLatencyMeanMicros(),
-                        s.errors()))
+                .map(s -> s.withWarmup(false))
                 .toList();
         RunDocument.Throughput throughput = WindowStatistics.throughput(window);
         return throughput.mean() > 0 && Math.abs(throughput.trendPercent()) <= TOLERANCE_PERCENT;

@@ -55,6 +55,21 @@ class ResourceWatchTest {
     }
 
     @Test
+    void eachSecondSaysHowManyCoresEachRoleUsedSinceThePreviousOne() {
+        Supplier<Collection<ProcessHandle>> self = () -> List.of(ProcessHandle.current());
+        ResourceWatch watch = new ResourceWatch(Map.of("runner", self), Map.of(), null, Map::of);
+        assertEquals(Map.of(), watch.second(), "the first sample only starts the count");
+        long until = System.nanoTime() + 500_000_000L;
+        long spin = 0;
+        while (System.nanoTime() < until) {
+            spin += Long.numberOfTrailingZeros(spin + 1);
+        }
+        double spinning = watch.second().get("runner");
+        assertTrue(spinning > 0.4 && spinning < 4, "one thread spinning, about one core: " + spinning + " " + spin);
+        assertEquals(Map.of(), ResourceWatch.NONE.second(), "a watch of nothing samples nothing");
+    }
+
+    @Test
     void writeAmplificationIsTheDevicesBytesWrittenPerPayloadByte(@TempDir Path dir) throws Exception {
         String device = DeviceUsage.holding(dir).orElse(null);
         Assumptions.assumeTrue(

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.streambench.model.RunDocument;
 import org.streambench.model.RunDocument.Second;
@@ -17,9 +18,9 @@ class RateTest {
 
     private static List<Second> rows(long[] generated, long[] processed) {
         List<Second> rows = new ArrayList<>();
-        rows.add(new Second(0, 0, 1.0, true, 0, 0, 0, null, 0)); // warm-up: not counted
+        rows.add(new Second(0, 0, 1.0, true, 0, 0, 0, null, 0, Map.of())); // warm-up: not counted
         for (int i = 0; i < generated.length; i++) {
-            rows.add(new Second(i + 1, 0, 1.0, false, processed[i], generated[i], 0, null, 0));
+            rows.add(new Second(i + 1, 0, 1.0, false, processed[i], generated[i], 0, null, 0, Map.of()));
         }
         return rows;
     }
