@@ -286,7 +286,8 @@ public record RunDocument(
      * durability settings in force during the run; {@code databaseProfile} the profile (default,
      * fast) the suite's own server was started with, null for an external server;
      * {@code settledAfterPrefill}: what wrote out the reset's and prefill's work before the job
-     * started. {@code commit}: the suite's git commit.
+     * started. {@code commit}: the suite's git commit. {@code calibration}: the machine's own
+     * limits, as last measured on it (absent in older files).
      */
     public record Environment(
             String cluster,
@@ -307,5 +308,26 @@ public record RunDocument(
             String os,
             String host,
             String streambenchVersion,
-            String commit) {}
+            String commit,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Calibration calibration) {}
+
+    /**
+     * This machine's own limits ({@code bench calibrate}), measured in {@code folder} (on the block
+     * {@code device}, null on a tmpfs): {@code syncedWritesPerSecond} 8 KB writes to one place of a
+     * file, each followed by fdatasync, one at a time (what a commit per record costs a database),
+     * with the p50 and p99 of one such write; {@code sequentialWriteMBps} a 64 MB file written and
+     * synced; {@code crc32MBpsPerCore} one core's CRC32 over a 1 MB buffer (in 10^6 bytes).
+     * {@code seconds}: how long the synced writes were measured.
+     */
+    public record Calibration(
+            String measuredAt,
+            String host,
+            String folder,
+            String device,
+            double seconds,
+            double syncedWritesPerSecond,
+            long syncedWriteP50Micros,
+            long syncedWriteP99Micros,
+            double sequentialWriteMBps,
+            double crc32MBpsPerCore) {}
 }

@@ -118,7 +118,9 @@ class ModelJsonTest {
                         "Linux",
                         "vm",
                         "0.1.0",
-                        "abc"),
+                        "abc",
+                        new RunDocument.Calibration(
+                                "2026-11-29T00:00:00Z", "vm", "/w", "vda", 3.0, 9000.5, 98, 310, 812.5, 1450.0)),
                 Map.of("reset", 0.5),
                 new RunDocument.Ceiling("pgbench", 2, 1234.5, 0.81, "ok", null, "ceiling"),
                 new RunDocument.Recovery(

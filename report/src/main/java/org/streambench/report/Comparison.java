@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+import org.streambench.model.RunDocument;
 
 /**
  * How far two reports agree, cell by cell and ranking by ranking: per-cell throughput and read
@@ -46,8 +47,14 @@ public final class Comparison {
     private final double table2Correlation;
     private final double databaseOrderByThroughput;
     private final double databaseOrderByLatency;
+    /** Each side's machine limits (bench calibrate), or null where its runs carry none. */
+    private final RunDocument.Calibration ourMachine;
+
+    private final RunDocument.Calibration theirMachine;
 
     private Comparison(Report ours, Report theirs) {
+        ourMachine = machine(ours);
+        theirMachine = machine(theirs);
         Map<Cell.Key, Cell> other = theirs.cells();
         ours.cells().forEach((key, cell) -> {
             Cell there = other.get(key);
@@ -64,6 +71,35 @@ public final class Comparison {
         table2Correlation = pointsCorrelation(a.table2(), b.table2());
         databaseOrderByThroughput = medianOrderCorrelation(a.table3(), b.table3());
         databaseOrderByLatency = medianOrderCorrelation(a.table4(), b.table4());
+    }
+
+    /** The calibration of the report's runs: the most recent one they carry (a matrix runs on one machine). */
+    private static RunDocument.Calibration machine(Report report) {
+        return report.runs().stream()
+                .map(RunRecord::calibration)
+                .filter(Objects::nonNull)
+                .max(Comparator.comparing(RunDocument.Calibration::measuredAt))
+                .orElse(null);
+    }
+
+    /**
+     * The two machines' own limits side by side, with this machine's over the other's; null unless
+     * both sides were calibrated. A throughput ratio near the synced-writes ratio for the patterns
+     * that commit every record says the machines, not the systems, made the difference.
+     */
+    public String machines() {
+        if (ourMachine == null || theirMachine == null) {
+            return null;
+        }
+        return String.format(
+                Locale.ROOT,
+                "synced 8 KB writes/s %,.0f / %,.0f (%.2fx), CRC32 per core %,.0f / %,.0f MB/s (%.2fx)",
+                ourMachine.syncedWritesPerSecond(),
+                theirMachine.syncedWritesPerSecond(),
+                ourMachine.syncedWritesPerSecond() / theirMachine.syncedWritesPerSecond(),
+                ourMachine.crc32MBpsPerCore(),
+                theirMachine.crc32MBpsPerCore(),
+                ourMachine.crc32MBpsPerCore() / theirMachine.crc32MBpsPerCore());
     }
 
     public static Comparison of(Report ours, Report theirs) {
@@ -229,25 +265,26 @@ public final class Comparison {
     public String summary() {
         double[] ratio = throughputRatios();
         return String.format(
-                Locale.ROOT,
-                "compared over %d cells: throughput ratio median %.2f (%.2f-%.2f), read latency ratio median %.2f;"
-                        + " same fastest engine in %d of %d, same best database in %d of %d (throughput) and %d of %d"
-                        + " (latency); points correlate %s (Table 1) and %s (Table 2); database orders %s and %s",
-                pairs.size(),
-                ratio[0],
-                ratio[1],
-                ratio[2],
-                medianLatencyRatio(),
-                fastestEngine.same(),
-                fastestEngine.of(),
-                bestDatabaseByThroughput.same(),
-                bestDatabaseByThroughput.of(),
-                bestDatabaseByLatency.same(),
-                bestDatabaseByLatency.of(),
-                number(table1Correlation),
-                number(table2Correlation),
-                number(databaseOrderByThroughput),
-                number(databaseOrderByLatency));
+                        Locale.ROOT,
+                        "compared over %d cells: throughput ratio median %.2f (%.2f-%.2f), read latency ratio median %.2f;"
+                                + " same fastest engine in %d of %d, same best database in %d of %d (throughput) and %d of %d"
+                                + " (latency); points correlate %s (Table 1) and %s (Table 2); database orders %s and %s",
+                        pairs.size(),
+                        ratio[0],
+                        ratio[1],
+                        ratio[2],
+                        medianLatencyRatio(),
+                        fastestEngine.same(),
+                        fastestEngine.of(),
+                        bestDatabaseByThroughput.same(),
+                        bestDatabaseByThroughput.of(),
+                        bestDatabaseByLatency.same(),
+                        bestDatabaseByLatency.of(),
+                        number(table1Correlation),
+                        number(table2Correlation),
+                        number(databaseOrderByThroughput),
+                        number(databaseOrderByLatency))
+                + (machines() == null ? "" : "; machines (this / other): " + machines());
     }
 
     /** comparison.csv: one row per cell both measured. */
@@ -280,6 +317,10 @@ public final class Comparison {
         double[] ratio = throughputRatios();
         h.append("<h2>Compared with ").append(Report.esc(otherLabel)).append("</h2>\n<table><tbody>");
         row(h, "cells both measured", Integer.toString(pairs.size()));
+        row(
+                h,
+                "the machines' own limits (this / other)",
+                machines() == null ? "not calibrated on both sides (bench calibrate)" : machines());
         row(
                 h,
                 "throughput ratio (this / other)",

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.function.Function;
+import org.streambench.model.RunDocument;
 
 /**
  * The report's section on what each record cost, when the runs recorded their resources: per
@@ -28,12 +29,16 @@ final class Efficiency {
                 .append(" role over the measured window (from /proc), and the bytes the device holding the")
                 .append(" database's data wrote per record; write amplification: those bytes per byte of payload")
                 .append(" (BLOB plus 48 bytes of id and fields). Means over each cell's ok runs; empty where a")
-                .append(" run could not see a role (an external server, a job on YARN).</p>\n");
+                .append(" run could not see a role (an external server, a job on YARN). Records per synced write:")
+                .append(" the throughput per 8 KB write-and-fdatasync the machine does one after another")
+                .append(" (bench calibrate); near 1 or above for a pattern that commits every record, the cell ran")
+                .append(" at the machine's limit rather than the database's.</p>\n");
         h.append(
                         "<table><thead><tr><th class=\"l\">engine</th><th class=\"l\">database</th><th class=\"l\">pattern</th>")
                 .append("<th>BLOB</th><th class=\"l\">variant</th><th>throughput (records/s)</th><th>database")
                 .append(" CPU-s / 1M</th><th>engine CPU-s / 1M</th><th>runner CPU-s / 1M</th><th>device bytes")
-                .append(" / record</th><th>write amplification</th></tr></thead><tbody>");
+                .append(
+                        " / record</th><th>write amplification</th><th>records per synced write</th></tr></thead><tbody>");
         List<Cell> measured = cells.values().stream()
                 .filter(Cell::ok)
                 .filter(c -> c.runs().stream().anyMatch(r -> r.resources() != null))
@@ -55,9 +60,24 @@ final class Efficiency {
                     .append(mean(cell, r -> r.cpuSecondsPerMillionRecords("runner"), "%,.1f"))
                     .append(mean(cell, RunRecord::deviceWriteBytesPerRecord, "%,.0f"))
                     .append(mean(cell, RunRecord::writeAmplification, "%,.1f"))
+                    .append(mean(cell, RunRecord::perSyncedWrite, "%,.2f"))
                     .append("</tr>");
         }
         h.append("</tbody></table>\n");
+    }
+
+    /** A machine's calibration in a few words, for the report's header. */
+    static String limits(RunDocument.Calibration c) {
+        return String.format(
+                Locale.ROOT,
+                "%,.0f synced 8 KB writes/s (p99 %,d µs), %,.0f MB/s sequential write, CRC32 %,.0f MB/s per core"
+                        + " (%s, measured %s)",
+                c.syncedWritesPerSecond(),
+                c.syncedWriteP99Micros(),
+                c.sequentialWriteMBps(),
+                c.crc32MBpsPerCore(),
+                c.device() == null ? "no block device" : c.device(),
+                c.measuredAt().length() >= 10 ? c.measuredAt().substring(0, 10) : c.measuredAt());
     }
 
     private static String mean(Cell cell, Function<RunRecord, Double> value, String format) {

@@ -260,7 +260,8 @@ public final class Report {
                     + "durationSeconds,warmupSeconds,keys,parallelism,rate,commit,error,access,endToEndP99Micros,"
                     + "ceilingTool,ceilingThroughput,ceilingRatio,guarantee,checkpointIntervalMillis,fault,duplicates,losses,"
                     + "keyDistribution,databaseCpuSecondsPerMillionRecords,engineCpuSecondsPerMillionRecords,"
-                    + "runnerCpuSecondsPerMillionRecords,deviceWriteBytesPerRecord,writeAmplification");
+                    + "runnerCpuSecondsPerMillionRecords,deviceWriteBytesPerRecord,writeAmplification,"
+                    + "machineSyncedWritesPerSecond,recordsPerSyncedWrite");
             for (RunRecord r : runs) {
                 RunRecord.Latency l = r.readLatency();
                 csv.println(String.join(
@@ -306,7 +307,9 @@ public final class Report {
                         optional(r.cpuSecondsPerMillionRecords("engine")),
                         optional(r.cpuSecondsPerMillionRecords("runner")),
                         optional(r.deviceWriteBytesPerRecord()),
-                        optional(r.writeAmplification())));
+                        optional(r.writeAmplification()),
+                        r.calibration() == null ? "" : number(r.calibration().syncedWritesPerSecond()),
+                        optional(r.perSyncedWrite())));
             }
         }
     }
@@ -417,6 +420,12 @@ public final class Report {
                                                 ? "every one has a result"
                                                 : planned.missing().size() + " have no result")));
         row(h, "machine", distinct(r -> r.host() + " (" + r.cores() + " cores)"));
+        if (runs.stream().anyMatch(r -> r.calibration() != null)) {
+            row(
+                    h,
+                    "its limits (bench calibrate)",
+                    distinct(r -> r.calibration() == null ? "not measured" : Efficiency.limits(r.calibration())));
+        }
         row(h, "engines", distinct(RunRecord::engineVersion));
         row(h, "databases", distinct(RunRecord::databaseVersion));
         row(h, "measured / warm-up", distinct(r -> r.durationSeconds() + " s / " + r.warmupSeconds() + " s"));

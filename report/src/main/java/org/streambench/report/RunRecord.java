@@ -25,7 +25,8 @@ import org.streambench.model.RunDocument;
  * password); {@code settingsVariant}: empty, or what sets this run apart in a report whose runs vary
  * in key space, parallelism or connector settings (see {@link VariedSettings}). {@code fill}: the
  * step of a fill-level run and the rows stored before it, or null; steps after the first are cells
- * of their own ("sync, fill step 3").
+ * of their own ("sync, fill step 3"). {@code calibration}: its machine's own limits, or null
+ * (an older file).
  */
 public record RunRecord(
         Path folder,
@@ -67,6 +68,7 @@ public record RunRecord(
         RunDocument.Resources resources,
         Map<String, String> connectorSettings,
         RunDocument.Fill fill,
+        RunDocument.Calibration calibration,
         String settingsVariant) {
 
     /** The connection's own settings, which say where the database is, not how the run used it. */
@@ -114,6 +116,7 @@ public record RunRecord(
                 resources,
                 connectorSettings,
                 fill,
+                calibration,
                 variant);
     }
 
@@ -165,7 +168,8 @@ public record RunRecord(
     public record Latency(double mean, double stddev, long p50, long p95, long p99, long p999) {}
 
     private static final RunDocument.Environment NO_ENVIRONMENT = new RunDocument.Environment(
-            null, null, null, null, null, null, null, null, null, null, null, null, null, 0, 0, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null, null, null, 0, 0, null, null, null, null,
+            null);
 
     public boolean ok() {
         return "ok".equals(status) && throughputMean != null;
@@ -238,6 +242,7 @@ public record RunRecord(
                 run.resources(),
                 connectorSettings(spec.databaseSettings()),
                 run.fill(),
+                environment.calibration(),
                 "");
     }
 
@@ -251,6 +256,17 @@ public record RunRecord(
             });
         }
         return settings;
+    }
+
+    /**
+     * This run's throughput per synced 8 KB write its machine can do one after another (its
+     * calibration): near 1 or above for a pattern that commits every record, it ran at the
+     * machine's limit, not the database's; null without a calibration.
+     */
+    public Double perSyncedWrite() {
+        return calibration == null || throughputMean == null || calibration.syncedWritesPerSecond() <= 0
+                ? null
+                : throughputMean / calibration.syncedWritesPerSecond();
     }
 
     /** A role's CPU-seconds per million records in the measured window, or null. */

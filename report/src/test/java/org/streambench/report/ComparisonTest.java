@@ -16,6 +16,23 @@ import org.junit.jupiter.api.io.TempDir;
 class ComparisonTest {
 
     @Test
+    void theTwoMachinesLimitsStandSideBySide(@TempDir Path first, @TempDir Path second) throws Exception {
+        run(first, "flink", "postgresql", "update", 1, 1, "ok", 1000, 100.0);
+        run(second, "flink", "postgresql", "update", 1, 1, "ok", 100, 100.0);
+        Fixtures.calibrated(first.resolve("flink/postgresql/update/1/rep-1"), 9000, 1500);
+        assertEquals(
+                null,
+                Comparison.of(Report.of(first), Report.of(second)).machines(),
+                "the other side was not calibrated");
+        Fixtures.calibrated(second.resolve("flink/postgresql/update/1/rep-1"), 300, 3000);
+        Comparison comparison = Comparison.of(Report.of(first), Report.of(second));
+        assertEquals(
+                "synced 8 KB writes/s 9,000 / 300 (30.00x), CRC32 per core 1,500 / 3,000 MB/s (0.50x)",
+                comparison.machines());
+        assertTrue(comparison.summary().endsWith("; machines (this / other): " + comparison.machines()));
+    }
+
+    @Test
     void ratiosSameWinnersAndCorrelationsOfTwoRuns(@TempDir Path first, @TempDir Path second) throws Exception {
         // update, 1 B        first run (thr, lat)   second run
         //   flink postgresql  1000, 100              500, 50
@@ -37,6 +54,7 @@ class ComparisonTest {
             run(second, (String) c[0], (String) c[1], "update", 1, 1, "ok", (Integer) c[4], (Double) c[5]);
         }
         Comparison comparison = Comparison.of(Report.of(first), Report.of(second));
+        assertEquals(null, comparison.machines(), "neither side calibrated");
 
         assertEquals(6, comparison.pairs().size());
         // ratios 2, 2, 1.5, 2, 3, 4: sorted 1.5 2 2 2 3 4, median (2 + 2) / 2

@@ -143,4 +143,22 @@ final class Fixtures {
                         databaseNote == null ? "null" : "\"" + databaseNote + "\"",
                         databaseProfile));
     }
+
+    /** Gives the run in {@code folder} its machine's calibration: {@code syncedWritesPerSecond}, CRC32 {@code crc32} MB/s. */
+    static void calibrated(Path folder, double syncedWritesPerSecond, double crc32) throws IOException {
+        Path file = folder.resolve("result.json");
+        String json = Files.readString(file);
+        String calibration = String.format(
+                Locale.ROOT,
+                "\"environment\": {\"calibration\": {\"measuredAt\": \"2026-11-29T01:00:00Z\", \"host\": \"h\","
+                        + " \"folder\": \"/w\", \"device\": \"vda\", \"seconds\": 5.0, \"syncedWritesPerSecond\": %s,"
+                        + " \"syncedWriteP50Micros\": 90, \"syncedWriteP99Micros\": 300, \"sequentialWriteMBps\": 800.0,"
+                        + " \"crc32MBpsPerCore\": %s}, ",
+                syncedWritesPerSecond,
+                crc32);
+        if (!json.contains("\"environment\": {")) {
+            throw new IllegalStateException("no environment in " + file);
+        }
+        Files.writeString(file, json.replace("\"environment\": {", calibration));
+    }
 }

@@ -530,6 +530,10 @@ class EndToEndTest {
                     list(result, "perSecond").stream()
                             .allMatch(second -> map(second, "cpuCores").containsKey("database")),
                     "the server the run started is watched every second: " + result.get("perSecond"));
+            Map<String, Object> calibration = map(map(result, "environment"), "calibration");
+            assertTrue(
+                    ((Number) calibration.get("syncedWritesPerSecond")).doubleValue() > 0,
+                    "the machine's own limits beside the result: " + calibration);
             assertTrue(((Number) database.get("processes")).intValue() >= 2, "postgres and its workers: " + database);
             assertTrue(((Number) database.get("cpuSeconds")).doubleValue() > 0, database.toString());
             assertTrue(((Number) database.get("writeBytes")).longValue() > 0, "its WAL: " + database);

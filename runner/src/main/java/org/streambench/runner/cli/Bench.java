@@ -47,6 +47,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             QuickstartCommand.class,
             DbCommand.class,
             MonitorCommand.class,
+            CalibrateCommand.class,
             YarnCommand.class,
             SwarmCommand.class,
             CommandLine.HelpCommand.class

@@ -39,6 +39,7 @@ import org.streambench.operators.Guarantee;
 import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobReport;
 import org.streambench.operators.engine.EngineProvider;
+import org.streambench.runner.calibration.MachineCalibration;
 import org.streambench.runner.monitor.DeviceUsage;
 import org.streambench.runner.monitor.ProcessUsage;
 import org.streambench.runner.monitor.ResourceMetrics;
@@ -313,7 +314,8 @@ public final class ExperimentRunner {
                         + System.getProperty("os.arch"),
                 InetAddress.getLocalHost().getHostName(),
                 ExperimentRunner.class.getPackage().getImplementationVersion(),
-                Home.commit());
+                Home.commit(),
+                MachineCalibration.current(Home.work(), out));
         RunDocument.Resources used = resources.resources(
                 measuredRecords(seconds), spec.pattern() == Pattern.READ ? null : payloadBytes(spec));
         RunResult result = new RunResult(

@@ -208,6 +208,7 @@ class MatrixRunnerTest {
                 "linux",
                 "host",
                 "0.1",
+                null,
                 null);
         return new RunResult(
                 spec,
