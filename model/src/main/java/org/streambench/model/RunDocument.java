@@ -316,7 +316,8 @@ public record RunDocument(
      * {@code device}, null on a tmpfs): {@code syncedWritesPerSecond} 8 KB writes to one place of a
      * file, each followed by fdatasync, one at a time (what a commit per record costs a database),
      * with the p50 and p99 of one such write; {@code sequentialWriteMBps} a 64 MB file written and
-     * synced; {@code crc32MBpsPerCore} one core's CRC32 over a 1 MB buffer (in 10^6 bytes).
+     * synced; {@code sortedMillionsPerSecond} one core's {@code Arrays.sort} of a million random longs,
+     * in millions of longs sorted per second (scalar, branchy work, as a database's and an engine's is).
      * {@code seconds}: how long the synced writes were measured.
      */
     public record Calibration(
@@ -329,5 +330,5 @@ public record RunDocument(
             long syncedWriteP50Micros,
             long syncedWriteP99Micros,
             double sequentialWriteMBps,
-            double crc32MBpsPerCore) {}
+            double sortedMillionsPerSecond) {}
 }

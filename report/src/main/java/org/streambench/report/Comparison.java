@@ -93,13 +93,13 @@ public final class Comparison {
         }
         return String.format(
                 Locale.ROOT,
-                "synced 8 KB writes/s %,.0f / %,.0f (%.2fx), CRC32 per core %,.0f / %,.0f MB/s (%.2fx)",
+                "synced 8 KB writes/s %,.0f / %,.0f (%.2fx), one core sorts %.1f / %.1f M longs/s (%.2fx)",
                 ourMachine.syncedWritesPerSecond(),
                 theirMachine.syncedWritesPerSecond(),
                 ourMachine.syncedWritesPerSecond() / theirMachine.syncedWritesPerSecond(),
-                ourMachine.crc32MBpsPerCore(),
-                theirMachine.crc32MBpsPerCore(),
-                ourMachine.crc32MBpsPerCore() / theirMachine.crc32MBpsPerCore());
+                ourMachine.sortedMillionsPerSecond(),
+                theirMachine.sortedMillionsPerSecond(),
+                ourMachine.sortedMillionsPerSecond() / theirMachine.sortedMillionsPerSecond());
     }
 
     public static Comparison of(Report ours, Report theirs) {

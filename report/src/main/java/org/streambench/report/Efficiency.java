@@ -70,12 +70,12 @@ final class Efficiency {
     static String limits(RunDocument.Calibration c) {
         return String.format(
                 Locale.ROOT,
-                "%,.0f synced 8 KB writes/s (p99 %,d µs), %,.0f MB/s sequential write, CRC32 %,.0f MB/s per core"
+                "%,.0f synced 8 KB writes/s (p99 %,d µs), %,.0f MB/s sequential write, one core sorts %.1f M longs/s"
                         + " (%s, measured %s)",
                 c.syncedWritesPerSecond(),
                 c.syncedWriteP99Micros(),
                 c.sequentialWriteMBps(),
-                c.crc32MBpsPerCore(),
+                c.sortedMillionsPerSecond(),
                 c.device() == null ? "no block device" : c.device(),
                 c.measuredAt().length() >= 10 ? c.measuredAt().substring(0, 10) : c.measuredAt());
     }

@@ -19,15 +19,15 @@ class ComparisonTest {
     void theTwoMachinesLimitsStandSideBySide(@TempDir Path first, @TempDir Path second) throws Exception {
         run(first, "flink", "postgresql", "update", 1, 1, "ok", 1000, 100.0);
         run(second, "flink", "postgresql", "update", 1, 1, "ok", 100, 100.0);
-        Fixtures.calibrated(first.resolve("flink/postgresql/update/1/rep-1"), 9000, 1500);
+        Fixtures.calibrated(first.resolve("flink/postgresql/update/1/rep-1"), 9000, 15);
         assertEquals(
                 null,
                 Comparison.of(Report.of(first), Report.of(second)).machines(),
                 "the other side was not calibrated");
-        Fixtures.calibrated(second.resolve("flink/postgresql/update/1/rep-1"), 300, 3000);
+        Fixtures.calibrated(second.resolve("flink/postgresql/update/1/rep-1"), 300, 30);
         Comparison comparison = Comparison.of(Report.of(first), Report.of(second));
         assertEquals(
-                "synced 8 KB writes/s 9,000 / 300 (30.00x), CRC32 per core 1,500 / 3,000 MB/s (0.50x)",
+                "synced 8 KB writes/s 9,000 / 300 (30.00x), one core sorts 15.0 / 30.0 M longs/s (0.50x)",
                 comparison.machines());
         assertTrue(comparison.summary().endsWith("; machines (this / other): " + comparison.machines()));
     }

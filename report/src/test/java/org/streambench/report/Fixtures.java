@@ -144,8 +144,8 @@ final class Fixtures {
                         databaseProfile));
     }
 
-    /** Gives the run in {@code folder} its machine's calibration: {@code syncedWritesPerSecond}, CRC32 {@code crc32} MB/s. */
-    static void calibrated(Path folder, double syncedWritesPerSecond, double crc32) throws IOException {
+    /** Gives the run in {@code folder} its machine's calibration: {@code syncedWritesPerSecond}, sorting {@code sorted} M longs/s. */
+    static void calibrated(Path folder, double syncedWritesPerSecond, double sorted) throws IOException {
         Path file = folder.resolve("result.json");
         String json = Files.readString(file);
         String calibration = String.format(
@@ -153,9 +153,9 @@ final class Fixtures {
                 "\"environment\": {\"calibration\": {\"measuredAt\": \"2026-11-29T01:00:00Z\", \"host\": \"h\","
                         + " \"folder\": \"/w\", \"device\": \"vda\", \"seconds\": 5.0, \"syncedWritesPerSecond\": %s,"
                         + " \"syncedWriteP50Micros\": 90, \"syncedWriteP99Micros\": 300, \"sequentialWriteMBps\": 800.0,"
-                        + " \"crc32MBpsPerCore\": %s}, ",
+                        + " \"sortedMillionsPerSecond\": %s}, ",
                 syncedWritesPerSecond,
-                crc32);
+                sorted);
         if (!json.contains("\"environment\": {")) {
             throw new IllegalStateException("no environment in " + file);
         }

@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Random;
-import java.util.zip.CRC32;
 import org.streambench.model.RunDocument.Calibration;
 import org.streambench.runner.monitor.DeviceUsage;
 
@@ -24,7 +23,7 @@ import org.streambench.runner.monitor.DeviceUsage;
  * This machine's own limits, kept beside every result so that results of two machines can be read
  * against what each could do: how many 8 KB synced writes it does one after another (a database
  * that commits every record cannot commit faster), how fast it writes sequentially, and one core's
- * speed at a fixed piece of work. Measured by {@code bench calibrate}, or briefly by the first run
+ * speed at a fixed piece of scalar work (sorting). Measured by {@code bench calibrate}, or briefly by the first run
  * on a machine that has none, and kept in {@code work/calibration.json} (or where
  * {@code streambench.calibration} / {@code STREAMBENCH_CALIBRATION} says).
  */
@@ -33,6 +32,7 @@ public final class MachineCalibration {
     static final int SYNCED_WRITE_BYTES = 8192;
     static final int SEQUENTIAL_BYTES = 64 << 20;
     private static final int CHUNK_BYTES = 1 << 20;
+    private static final int SORTED_LONGS = 1_000_000;
     /** How long a run measures when it finds no calibration of this machine. */
     public static final double QUICK_SECONDS = 1;
 
@@ -101,7 +101,7 @@ public final class MachineCalibration {
         try {
             long[] syncedNanos = syncedWrites(probe, seconds);
             double sequential = sequentialWriteMBps(probe);
-            double crc32 = crc32MBps(Math.max(0.3, seconds / 3));
+            double sorting = sortedMillionsPerSecond(Math.max(0.3, seconds / 3));
             long[] sorted = syncedNanos.clone();
             Arrays.sort(sorted);
             double total = Arrays.stream(syncedNanos).sum() / 1e9;
@@ -115,7 +115,7 @@ public final class MachineCalibration {
                     percentile(sorted, 0.50) / 1000,
                     percentile(sorted, 0.99) / 1000,
                     sequential,
-                    crc32);
+                    sorting);
         } finally {
             Files.deleteIfExists(probe);
         }
@@ -125,13 +125,13 @@ public final class MachineCalibration {
     public static String describe(Calibration c) {
         return String.format(
                 Locale.ROOT,
-                "%,.0f synced 8 KB writes/s (p50 %,d µs, p99 %,d µs), %,.0f MB/s sequential write, CRC32 %,.0f MB/s"
-                        + " per core, in %s%s",
+                "%,.0f synced 8 KB writes/s (p50 %,d µs, p99 %,d µs), %,.0f MB/s sequential write, one core sorts"
+                        + " %.1f M longs/s, in %s%s",
                 c.syncedWritesPerSecond(),
                 c.syncedWriteP50Micros(),
                 c.syncedWriteP99Micros(),
                 c.sequentialWriteMBps(),
-                c.crc32MBpsPerCore(),
+                c.sortedMillionsPerSecond(),
                 c.folder(),
                 c.device() == null ? " (no block device: a tmpfs?)" : " (" + c.device() + ")");
     }
@@ -181,22 +181,22 @@ public final class MachineCalibration {
         return SEQUENTIAL_BYTES / 1e6 / ((System.nanoTime() - start) / 1e9);
     }
 
-    /** One thread's CRC32 over a 1 MB buffer, again and again for {@code seconds}, in 10^6 bytes per second. */
-    static double crc32MBps(double seconds) {
-        byte[] buffer = new byte[CHUNK_BYTES];
-        new Random(3).nextBytes(buffer);
-        CRC32 crc = new CRC32();
-        long bytes = 0;
+    /** One thread's {@code Arrays.sort} of a million random longs, again and again for {@code seconds}. */
+    static double sortedMillionsPerSecond(double seconds) {
+        long[] random = new Random(3).longs(SORTED_LONGS).toArray();
+        long[] work = new long[SORTED_LONGS];
+        long sorts = 0;
         long start = System.nanoTime();
         long deadline = start + (long) (seconds * 1e9);
         long now = start;
-        while (now < deadline) {
-            crc.update(buffer);
-            bytes += buffer.length;
+        do {
+            System.arraycopy(random, 0, work, 0, SORTED_LONGS);
+            Arrays.sort(work);
+            sorts++;
             now = System.nanoTime();
-        }
-        checksum = crc.getValue(); // the work is used, so the JIT cannot drop it
-        return bytes / 1e6 / ((now - start) / 1e9);
+        } while (now < deadline);
+        checksum = work[SORTED_LONGS / 2]; // the work is used, so the JIT cannot drop it
+        return sorts * (SORTED_LONGS / 1e6) / ((now - start) / 1e9);
     }
 
     private static long percentile(long[] sorted, double quantile) {

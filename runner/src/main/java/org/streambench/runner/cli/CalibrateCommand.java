@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
         description = {
             "Measure this machine's own limits: 8 KB writes each followed by fdatasync, one after another"
                     + " (a database that commits every record cannot commit faster), a 64 MB sequential write,"
-                    + " and one core's CRC32 speed. Kept in work/calibration.json; every later run's result.json"
+                    + " and how fast one core sorts a million longs. Kept in work/calibration.json; every later run's result.json"
                     + " carries it (environment.calibration), and a run that finds none measures briefly itself."
         })
 final class CalibrateCommand implements Callable<Integer> {
