@@ -199,6 +199,41 @@ class AccuracyTest {
                 "end-to-end p50 " + endToEndP50 + " us includes the generator's delay of " + delayP50 + " us");
     }
 
+    /**
+     * The engine's CPU-seconds per record against a known CPU cost per call: two runs at the same
+     * rate, without and with {@code callCpuMicros}, differ by that cost per record (one call each),
+     * within 15 %; what the engine spends besides the call is the same in both and drops out.
+     */
+    @Test
+    void theEnginesCpuPerRecordGrowsByTheKnownCpuCostOfACall(@TempDir Path tmp) throws Exception {
+        int cost = 800;
+        double[] perRecord = new double[2];
+        for (int i = 0; i < 2; i++) {
+            Map<String, Object> result = run(
+                    tmp.resolve("cost-" + i),
+                    "--engine",
+                    "flink",
+                    "--pattern",
+                    "insert",
+                    "--rate",
+                    "1000",
+                    "--db-setting",
+                    "callCpuMicros=" + (i == 0 ? 0 : cost));
+            Map<String, Object> engine = map(map(map(result, "resources"), "roles"), "engine");
+            perRecord[i] = number(engine, "cpuSecondsPerMillionRecords").doubleValue(); // = µs per record
+        }
+        double added = perRecord[1] - perRecord[0];
+        System.out.printf(
+                "engine CPU per record: %.1f µs without, %.1f µs with %d µs per call%n",
+                perRecord[0], perRecord[1], cost);
+        assertEquals(
+                cost,
+                added,
+                cost * 0.15,
+                "engine CPU per record " + perRecord[0] + " µs without, " + perRecord[1] + " µs with " + cost
+                        + " µs of CPU per call");
+    }
+
     private static Map<String, Object> run(Path tmp, String... options) throws Exception {
         CliResult run = CliResult.bench(args(tmp, options));
         assertEquals(0, run.code(), run.toString());

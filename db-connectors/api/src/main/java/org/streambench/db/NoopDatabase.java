@@ -1,5 +1,7 @@
 package org.streambench.db;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
@@ -14,24 +16,31 @@ import org.streambench.generator.SensorRecord;
  * <p>
  * With the setting {@code callMicros=N} every read, insert and update takes N microseconds (a
  * busy wait, as exact as the machine allows): a database of known speed, against which the
- * suite's own latency and throughput figures can be checked.
+ * suite's own latency and throughput figures can be checked. With {@code callCpuMicros=N} every
+ * call also spends N microseconds of its thread's own CPU time (spun until the thread's CPU clock
+ * moved that far, however often the machine takes the core away): a known CPU cost per call,
+ * against which the suite's CPU figures can be checked.
  */
 public final class NoopDatabase implements Database {
 
     static final String CALL_MICROS = "callMicros";
+    static final String CALL_CPU_MICROS = "callCpuMicros";
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final byte[] EMPTY = new byte[0];
     /** The last stretch of a call is spun: parking wakes up tens of microseconds late. */
     private static final long SPIN_NANOS = 100_000;
 
     private long callNanos;
+    private long callCpuNanos;
 
     @Override
     public void open(DatabaseSettings settings) {
-        callNanos = callMicros(settings) * 1000;
+        callNanos = micros(settings, CALL_MICROS) * 1000;
+        callCpuNanos = micros(settings, CALL_CPU_MICROS) * 1000;
     }
 
-    private static long callMicros(DatabaseSettings settings) {
-        String value = settings.get(CALL_MICROS, "0");
+    private static long micros(DatabaseSettings settings, String name) {
+        String value = settings.get(name, "0");
         try {
             long micros = value.matches("[0-9]{1,8}") ? Long.parseLong(value) : -1; // ASCII digits only
             if (micros >= 0 && micros <= 10_000_000) {
@@ -40,12 +49,18 @@ public final class NoopDatabase implements Database {
         } catch (NumberFormatException e) {
             // refused below
         }
-        throw new DatabaseException("noop setting " + CALL_MICROS
+        throw new DatabaseException("noop setting " + name
                 + " must be a whole number of microseconds from 0 to 10000000, not '" + value + "'");
     }
 
-    /** Spends the configured call time: parks for most of it, then spins, so oversleeping stays small. */
+    /** Spends the configured CPU time, then the configured call time: parks for most of it, then spins, so oversleeping stays small. */
     private void call() {
+        if (callCpuNanos > 0) {
+            long end = THREADS.getCurrentThreadCpuTime() + callCpuNanos;
+            while (THREADS.getCurrentThreadCpuTime() < end) {
+                Thread.onSpinWait();
+            }
+        }
         if (callNanos == 0) {
             return;
         }
@@ -121,12 +136,13 @@ public final class NoopDatabase implements Database {
 
         @Override
         public List<String> settingNames() {
-            return List.of(CALL_MICROS);
+            return List.of(CALL_MICROS, CALL_CPU_MICROS);
         }
 
         @Override
         public void checkSettings(DatabaseSettings settings) {
-            callMicros(settings);
+            micros(settings, CALL_MICROS);
+            micros(settings, CALL_CPU_MICROS);
         }
 
         @Override
