@@ -188,6 +188,35 @@ class MonitorTest {
     }
 
     @Test
+    void anExporterNamedWithScrapeIsScrapedUntilRemoved() throws Exception {
+        // Prometheus's own endpoint stands in for an exporter on an external database's machine
+        CliResult added = inWork(work, () -> CliResult.bench("monitor", "scrape", "--add", "self=" + url + "/metrics"));
+        assertEquals(0, added.code(), added.toString());
+        try {
+            JsonNode up = await(
+                    "the exporter scraped",
+                    () -> query("up{exporter=\"self\", role=\"exporter\"}"),
+                    result -> result.size() == 1
+                            && result.get(0).get("value").get(1).asText().equals("1"),
+                    Duration.ofSeconds(30));
+            assertEquals(1, up.size(), up.toString());
+            CliResult listed = inWork(work, () -> CliResult.bench("monitor", "status"));
+            assertTrue(listed.out().contains("exporter self  " + url + "/metrics"), listed.toString());
+            CliResult unknown = inWork(work, () -> CliResult.bench("monitor", "scrape", "--remove", "other"));
+            assertEquals(2, unknown.code(), unknown.toString());
+            assertTrue(unknown.err().contains("the suite scrapes self"), unknown.toString());
+        } finally {
+            CliResult removed = inWork(work, () -> CliResult.bench("monitor", "scrape", "--remove", "self"));
+            assertEquals(0, removed.code(), removed.toString());
+        }
+        await(
+                "the exporter dropped from the targets",
+                () -> get("/api/v1/targets?state=active").get("data").get("activeTargets"),
+                targets -> !targets.toString().contains("\"exporter\":\"self\""),
+                Duration.ofSeconds(30));
+    }
+
+    @Test
     void withMonitorARunUsesTheRunningPrometheusSaysWhereToLookAndLeavesItRunning() {
         Path out = tmp.resolve("monitored");
         CliResult monitored = inWork(

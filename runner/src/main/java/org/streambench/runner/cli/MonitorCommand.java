@@ -1,9 +1,14 @@
 package org.streambench.runner.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.streambench.local.Home;
+import org.streambench.local.UserError;
 import org.streambench.runner.experiment.Inputs;
 import org.streambench.runner.monitor.Prometheus;
 import org.streambench.runner.monitor.ScrapeTargets;
@@ -16,7 +21,12 @@ import picocli.CommandLine.Spec;
         name = "monitor",
         mixinStandardHelpOptions = true,
         description = "A real Prometheus that scrapes every running job each second; data under work/monitor/.",
-        subcommands = {MonitorCommand.Start.class, MonitorCommand.Stop.class, MonitorCommand.Status.class})
+        subcommands = {
+            MonitorCommand.Start.class,
+            MonitorCommand.Stop.class,
+            MonitorCommand.Status.class,
+            MonitorCommand.Scrape.class
+        })
 final class MonitorCommand {
 
     @Command(
@@ -70,6 +80,65 @@ final class MonitorCommand {
             out.println(running.map(r -> "prometheus running  pid " + r.pid() + "  " + r.url())
                     .orElse("prometheus stopped"));
             out.println(jobs + " job endpoint(s) to scrape");
+            new ScrapeTargets(Home.work())
+                    .exporters()
+                    .forEach(exporter -> out.println("exporter " + exporter.name() + "  " + exporter.url()));
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "scrape",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Exporters the suite's Prometheus scrapes beside the jobs, kept until removed: for a database"
+                        + " the suite did not start (--db-url), the exporter on its machine, e.g. Debian's"
+                        + " prometheus-postgres-exporter (:9187), prometheus-mysqld-exporter (:9104),"
+                        + " prometheus-redis-exporter (:9121) or prometheus-node-exporter (:9100).",
+                "Without options: the list."
+            })
+    static final class Scrape implements Callable<Integer> {
+        @Option(
+                names = "--add",
+                paramLabel = "NAME=URL",
+                description = "Scrape URL as exporter NAME, e.g. db=http://dbhost:9187/metrics (repeatable).")
+        List<String> add = new ArrayList<>();
+
+        @Option(names = "--remove", paramLabel = "NAME", description = "Stop scraping exporter NAME (repeatable).")
+        List<String> remove = new ArrayList<>();
+
+        @Spec
+        CommandSpec command;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = command.commandLine().getOut();
+            ScrapeTargets targets = new ScrapeTargets(Home.work());
+            List<ScrapeTargets.Exporter> added =
+                    add.stream().map(ScrapeTargets::parseExporter).toList();
+            Set<String> known = new TreeSet<>();
+            targets.exporters().forEach(exporter -> known.add(exporter.name()));
+            for (String name : remove) {
+                if (!known.contains(name)) {
+                    throw new UserError("no exporter named '" + name + "' to remove; the suite scrapes "
+                            + (known.isEmpty() ? "none" : String.join(", ", known)));
+                }
+            }
+            remove.forEach(name -> {
+                targets.removeExporter(name);
+                out.println("removed exporter " + name);
+            });
+            added.forEach(exporter -> {
+                targets.addExporter(exporter);
+                out.println("scraping exporter " + exporter.name() + " at " + exporter.url() + " (label exporter=\""
+                        + exporter.name() + "\")");
+            });
+            List<ScrapeTargets.Exporter> now = targets.exporters();
+            if (add.isEmpty() && remove.isEmpty()) {
+                out.println(
+                        now.isEmpty() ? "no exporters (add one with --add NAME=URL)" : now.size() + " exporter(s):");
+                now.forEach(exporter -> out.println("  " + exporter.name() + "  " + exporter.url()));
+            }
             return 0;
         }
     }

@@ -359,7 +359,9 @@ public final class ExperimentRunner {
             roles.put(RunDocument.Resources.DATABASE, session::serverProcesses);
             device = session.serverFolder().flatMap(DeviceUsage::holding).orElse(null);
         } else if (session.storesData()) {
-            notSeen.put(RunDocument.Resources.DATABASE, "an external server (--db-url): its processes run elsewhere");
+            notSeen.put(
+                    RunDocument.Resources.DATABASE,
+                    "an external server (--db-url): its processes run elsewhere; " + exportersScraped());
         }
         if (launcher.cluster().equals("local")) {
             roles.put(
@@ -372,6 +374,19 @@ public final class ExperimentRunner {
         }
         roles.put(RunDocument.Resources.RUNNER, () -> List.of(ProcessHandle.current()));
         return new ResourceWatch(roles, notSeen, device, () -> serverCounters(session));
+    }
+
+    /** Which exporters of an external server's machine the suite's Prometheus scrapes (bench monitor scrape). */
+    private static String exportersScraped() {
+        List<ScrapeTargets.Exporter> exporters = new ScrapeTargets(Home.work()).exporters();
+        return exporters.isEmpty()
+                ? "no exporter of its machine is scraped (bench monitor scrape)"
+                : "the suite's Prometheus scrapes its exporters "
+                        + String.join(
+                                ", ",
+                                exporters.stream()
+                                        .map(e -> e.name() + " (" + e.url() + ")")
+                                        .toList());
     }
 
     /** The watched processes' use as Prometheus series for the run's time, or null when it watches none. */
