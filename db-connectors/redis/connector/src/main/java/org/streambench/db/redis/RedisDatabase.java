@@ -48,6 +48,12 @@ public final class RedisDatabase implements Database {
     private static final long BATCH_BYTES = 8L << 20;
     private static final int TIMEOUT_MILLIS = 30_000;
 
+    /** INFO's cumulative counts that the runner records the growth of. */
+    private static final List<String> COUNTERS =
+            List.of("total_commands_processed", "total_net_input_bytes", "total_net_output_bytes");
+    /** INFO's CPU times, in seconds with fractions. */
+    private static final List<String> CPU_SECONDS = List.of("used_cpu_user", "used_cpu_sys");
+
     private Jedis jedis;
     private String url;
     private String prefix;
@@ -290,6 +296,35 @@ public final class RedisDatabase implements Database {
             settings.putAll(jedis.configGet(name));
         }
         return settings;
+    }
+
+    /**
+     * INFO's cumulative figures: commands processed, network bytes in and out, and the server's CPU
+     * time (user and system, in milliseconds; INFO gives seconds with fractions).
+     */
+    @Override
+    public Map<String, Long> serverCounters() {
+        Map<String, Long> counters = new TreeMap<>();
+        try {
+            jedis.info().lines().forEach(line -> {
+                int colon = line.indexOf(':');
+                if (colon < 0) {
+                    return;
+                }
+                String name = line.substring(0, colon);
+                String value = line.substring(colon + 1).strip();
+                if (COUNTERS.contains(name)) {
+                    counters.put(name, Long.parseLong(value));
+                } else if (CPU_SECONDS.contains(name)) {
+                    counters.put(name + "_ms", Math.round(Double.parseDouble(value) * 1000));
+                }
+            });
+        } catch (JedisException e) {
+            throw failure("read the server's counters", e);
+        } catch (NumberFormatException e) {
+            throw new DatabaseException("redis: INFO gave a counter that is not a number: " + e.getMessage(), e);
+        }
+        return counters;
     }
 
     @Override
