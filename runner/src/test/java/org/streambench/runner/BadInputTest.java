@@ -672,11 +672,11 @@ class BadInputTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "''|bench needs a command: run, matrix, capacity, ceiling, report, quickstart, db, monitor, yarn, swarm, help (see: ./bench --help)",
+                "''|bench needs a command: run, matrix, capacity, ceiling, report, quickstart, db, monitor, calibrate, yarn, swarm, help (see: ./bench --help)",
                 "bogus|'bogus' is not a command of bench; use one of: run, matrix, capacity, ceiling, report, quickstart, db,",
                 "db|bench db needs a command: start, stop, status (see: ./bench db --help)",
                 "yarn strat|'strat' is not a command of bench yarn; use one of: start, stop, status (see: ./bench yarn --help)",
-                "monitor|bench monitor needs a command: start, stop, status (see: ./bench monitor --help)"
+                "monitor|bench monitor needs a command: start, stop, status, scrape (see: ./bench monitor --help)"
             })
     void aMissingOrMistypedCommandIsAnsweredWithTheCommandsThereAre(String line, String message) {
         assertOneLineStartingWith(message, line.isEmpty() ? new String[0] : line.split(" "));

@@ -29,7 +29,7 @@ final class CalibrateCommand implements Callable<Integer> {
 
     @Option(
             names = "--duration",
-            paramLabel = "D",
+            paramLabel = "DURATION",
             defaultValue = "5s",
             description = "How long the synced writes are measured, 1s to 10m (default: ${DEFAULT-VALUE}).")
     String duration;
