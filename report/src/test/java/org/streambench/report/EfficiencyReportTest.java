@@ -8,7 +8,9 @@ import static org.streambench.report.Fixtures.run;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,16 +34,10 @@ class EfficiencyReportTest {
                 section);
         assertFalse(section.contains("<td class=\"l\">spark</td>"), "spark's runs recorded nothing: " + section);
 
-        List<String> csv = Files.readAllLines(dir.resolve("report/results.csv"));
-        List<String> header = List.of(csv.get(0).split(","));
-        List<String> first = List.of(csv.stream()
-                .filter(line -> line.startsWith("flink/postgresql/update/1/rep-1,"))
-                .findFirst()
-                .orElseThrow()
-                .split(",", -1));
-        assertEquals("100.000", first.get(header.indexOf("databaseCpuSecondsPerMillionRecords")));
-        assertEquals("8000.000", first.get(header.indexOf("deviceWriteBytesPerRecord")));
-        assertEquals("163.265", first.get(header.indexOf("writeAmplification")));
+        Map<String, String> first = csvRow(dir, "flink/postgresql/update/1/rep-1");
+        assertEquals("100.000", first.get("databaseCpuSecondsPerMillionRecords"));
+        assertEquals("8000.000", first.get("deviceWriteBytesPerRecord"));
+        assertEquals("163.265", first.get("writeAmplification"));
     }
 
     @Test
@@ -63,15 +59,9 @@ class EfficiencyReportTest {
                                 + " longs/s (vda, measured 2026-11-29)"),
                 "the machines' limits in the header: " + html.substring(0, html.indexOf("</table>")));
 
-        List<String> csv = Files.readAllLines(dir.resolve("report/results.csv"));
-        List<String> header = List.of(csv.get(0).split(","));
-        List<String> first = List.of(csv.stream()
-                .filter(line -> line.startsWith("flink/postgresql/update/1/rep-1,"))
-                .findFirst()
-                .orElseThrow()
-                .split(",", -1));
-        assertEquals("4000.000", first.get(header.indexOf("machineSyncedWritesPerSecond")));
-        assertEquals("0.250", first.get(header.indexOf("recordsPerSyncedWrite")));
+        Map<String, String> first = csvRow(dir, "flink/postgresql/update/1/rep-1");
+        assertEquals("4000.000", first.get("machineSyncedWritesPerSecond"));
+        assertEquals("0.250", first.get("recordsPerSyncedWrite"));
     }
 
     @Test
@@ -79,6 +69,22 @@ class EfficiencyReportTest {
         run(dir, "flink", "postgresql", "update", 1, 1, "ok", 1000, 200.0);
         String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
         assertFalse(html.contains("<h2>Efficiency"), html);
+    }
+
+    /** The row of results.csv for the run in {@code folder}, by column name. */
+    private static Map<String, String> csvRow(Path dir, String folder) throws Exception {
+        List<String> csv = Files.readAllLines(dir.resolve("report/results.csv"));
+        String[] header = csv.get(0).split(",");
+        String[] row = csv.stream()
+                .filter(line -> line.startsWith(folder + ","))
+                .findFirst()
+                .orElseThrow()
+                .split(",", -1);
+        Map<String, String> byName = new LinkedHashMap<>();
+        for (int i = 0; i < header.length; i++) {
+            byName.put(header[i], row[i]);
+        }
+        return byName;
     }
 
     /** Adds a resources part of 1,000 records: the database's CPU-s per 1M as given, the engine's 250, the runner's 10. */
