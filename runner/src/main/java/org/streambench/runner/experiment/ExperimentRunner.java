@@ -392,7 +392,7 @@ public final class ExperimentRunner {
     /** The watched processes' use as Prometheus series for the run's time, or null when it watches none. */
     private static ResourceMetrics liveResources(ResourceWatch resources, ExperimentSpec spec, Path dir)
             throws IOException {
-        if (resources.usageNow().isEmpty()) {
+        if (resources.roles().isEmpty()) {
             return null;
         }
         Tags tags = Tags.of(

@@ -36,7 +36,7 @@ public final class ResourceMetrics implements AutoCloseable {
      */
     public ResourceMetrics(Path work, ResourceWatch watch, Tags tags, Map<String, String> labels) throws IOException {
         this.watch = watch;
-        for (String role : watch.usageNow().keySet()) {
+        for (String role : watch.roles()) {
             Tags roleTags = tags.and("role", role);
             FunctionCounter.builder(
                             "streambench.process.cpu",

@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.streambench.model.RunDocument;
@@ -36,7 +37,9 @@ public final class ResourceWatch {
     private DeviceUsage deviceAtEnd;
     private long startNanos;
     private long endNanos;
+    /** Each role's CPU ticks at the previous per-second sample, with its time; empty before the first. */
     private final Map<String, Long> previousTicks = new LinkedHashMap<>();
+
     private long previousNanos;
 
     /**
@@ -82,7 +85,7 @@ public final class ResourceWatch {
         Map<String, ProcessUsage> usage = usageNow();
         Map<String, Double> cores = new LinkedHashMap<>();
         double elapsedSeconds = (now - previousNanos) / 1e9;
-        if (previousNanos != 0 && elapsedSeconds > 0) {
+        if (!previousTicks.isEmpty() && elapsedSeconds > 0) {
             usage.forEach((role, use) -> {
                 Long before = previousTicks.get(role);
                 if (before != null) {
@@ -98,6 +101,11 @@ public final class ResourceWatch {
             usage.forEach((role, use) -> peakRss.merge(role, use.rssBytes(), Math::max));
         }
         return cores;
+    }
+
+    /** The roles it watches. */
+    public Set<String> roles() {
+        return roles.keySet();
     }
 
     /** What each watched role's processes used so far, read now. */
