@@ -390,13 +390,20 @@ class YarnTest {
                             .path("apps")
                             .path("app")
                             .size());
-            // Prometheus's targets are the job's workers: the job's main and at least one more JVM
+            // Prometheus's job targets are the job's workers: the job's main and at least one more JVM
+            // (beside them the runner's own endpoint, its resources)
             try (Stream<Path> files = Files.list(work.resolve("monitor").resolve("targets"))) {
-                List<Path> targetFiles =
-                        files.filter(f -> f.toString().endsWith(".json")).toList();
-                assertEquals(1, targetFiles.size(), targetFiles.toString());
-                JsonNode targets =
-                        JSON.readTree(targetFiles.get(0).toFile()).get(0).get("targets");
+                List<JsonNode> groups = new ArrayList<>();
+                for (Path file :
+                        files.filter(f -> f.toString().endsWith(".json")).toList()) {
+                    groups.add(JSON.readTree(file.toFile()).get(0));
+                }
+                List<JsonNode> jobs = groups.stream()
+                        .filter(group ->
+                                group.path("labels").path("role").asText().equals("job"))
+                        .toList();
+                assertEquals(1, jobs.size(), groups.toString());
+                JsonNode targets = jobs.get(0).get("targets");
                 assertTrue(targets.size() >= 2, engine + ": scrape targets " + targets);
             }
         } finally {
