@@ -29,12 +29,12 @@ import org.streambench.runner.monitor.DeviceUsage;
  */
 public final class MachineCalibration {
 
-    static final int SYNCED_WRITE_BYTES = 8192;
-    static final int SEQUENTIAL_BYTES = 64 << 20;
+    private static final int SYNCED_WRITE_BYTES = 8192;
+    private static final int SEQUENTIAL_BYTES = 64 << 20;
     private static final int CHUNK_BYTES = 1 << 20;
     private static final int SORTED_LONGS = 1_000_000;
     /** How long a run measures when it finds no calibration of this machine. */
-    public static final double QUICK_SECONDS = 1;
+    private static final double QUICK_SECONDS = 1;
 
     @SuppressWarnings("unused")
     private static volatile long checksum;

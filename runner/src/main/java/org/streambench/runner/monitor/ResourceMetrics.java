@@ -72,10 +72,6 @@ public final class ResourceMetrics implements AutoCloseable {
         endpoint = new MetricsEndpoint(work, registry, labels);
     }
 
-    public int port() {
-        return endpoint.port();
-    }
-
     private synchronized double of(String role, ToDoubleFunction<ProcessUsage> value) {
         read();
         ProcessUsage use = usage.get(role);
