@@ -1,5 +1,7 @@
 package org.streambench.operators;
 
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -59,10 +61,12 @@ public final class ProcessingOperator implements AutoCloseable {
     private final Runnable checkpointFaultCheck;
     /** exactly-once: where the writes wait for their checkpoint to complete; null otherwise. */
     private final CommitOnCheckpoint commits;
+    /** Under a guarantee: the engine cancels and restarts tasks, which interrupts their calls. */
+    private final boolean engineRecovers;
 
     ProcessingOperator(
             Pattern pattern, Database database, Blob.Pool blobs, OperatorMetrics metrics, Consumer<String> failRun) {
-        this(pattern, database, blobs, metrics, failRun, AccessMode.SYNC, null, () -> {}, () -> {}, null);
+        this(pattern, database, blobs, metrics, failRun, AccessMode.SYNC, null, () -> {}, () -> {}, null, false);
     }
 
     private ProcessingOperator(
@@ -75,8 +79,10 @@ public final class ProcessingOperator implements AutoCloseable {
             AsyncSessions sessions,
             Runnable faultCheck,
             Runnable checkpointFaultCheck,
-            CommitOnCheckpoint commits) {
+            CommitOnCheckpoint commits,
+            boolean engineRecovers) {
         this.pattern = pattern;
+        this.engineRecovers = engineRecovers;
         this.database = commits != null ? commits : database;
         this.commits = commits;
         this.blobs = blobs;
@@ -151,7 +157,8 @@ public final class ProcessingOperator implements AutoCloseable {
                 sessions,
                 fault != null && fault.kind() == Fault.Kind.FAIL_TASK ? faultCheck : noFault,
                 fault != null && fault.kind() == Fault.Kind.FAIL_CHECKPOINT ? faultCheck : noFault,
-                commits);
+                commits,
+                spec.guarantee().recovers());
     }
 
     /**
@@ -354,6 +361,9 @@ public final class ProcessingOperator implements AutoCloseable {
                 processed(ops.get(i), batch.get(i).intendedEpochNanos());
             }
         } catch (RuntimeException e) {
+            if (cancelledByTheEngine(e)) {
+                throw e;
+            }
             metrics.error(op, e);
             failRun.accept("a database call failed (" + op.label() + " of a batch of " + batch.size() + " records, key "
                     + key + " among them): " + e);
@@ -521,9 +531,34 @@ public final class ProcessingOperator implements AutoCloseable {
                 require(previous, record);
             }
         } catch (RuntimeException e) {
+            if (cancelledByTheEngine(e)) {
+                throw e;
+            }
             metrics.error(op, e);
             failRun.accept("a database call failed (" + op.label() + " of key " + record.id() + "): " + e);
         }
+    }
+
+    /**
+     * Whether a call failed because the engine interrupted the task to cancel it: a restart under
+     * a guarantee cancels every task, not only the failed one (Flink), and a client such as HBase's
+     * then throws. The record is not processed, not failed: the restart processes it again.
+     */
+    private boolean cancelledByTheEngine(RuntimeException failure) {
+        if (!engineRecovers) {
+            return false;
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException
+                    || cause instanceof InterruptedIOException
+                    || cause instanceof ClosedByInterruptException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A read of the database, timed; with exactly-once a key's own write not committed yet is read instead, untimed. */
