@@ -76,13 +76,9 @@ public final class ApexEngine implements EngineProvider {
         return Map.of("streamLocality", "none", "maxInFlight", "10000", "heartbeatTimeoutMillis", "0");
     }
 
-    /**
-     * Not at-least-once yet: the job ends when its count of processed records reaches what it
-     * emitted, and a replay's records make the count reach it before the last records are through.
-     */
     @Override
     public Set<Guarantee> guarantees() {
-        return EnumSet.of(Guarantee.NONE, Guarantee.EXACTLY_ONCE);
+        return EnumSet.allOf(Guarantee.class);
     }
 
     @Override
@@ -91,17 +87,17 @@ public final class ApexEngine implements EngineProvider {
     }
 
     /**
-     * Exactly-once skips a window committed before, so a replayed window must hold the same records:
-     * the buffer server replays them so when only the processing operator is deployed again. A stream
-     * inside one container would deploy the generator again too, and its windows would be cut anew.
+     * Recovery redeploys the failed processing operator only, and the buffer server replays its
+     * windows: exactly-once skips a window committed before, so a replayed window must hold the
+     * same records, and at-least-once ends by window. A stream inside one container would deploy
+     * the generator again too, and its windows would be cut anew (a generator deployed again fails the run).
      */
     @Override
     public void checkGuarantee(Guarantee guarantee, Map<String, String> settings) {
-        if (guarantee == Guarantee.EXACTLY_ONCE
-                && !settings.get("streamLocality").equals("none")) {
-            throw new IllegalArgumentException("--guarantee exactly-once on apex needs streamLocality none: with "
-                    + settings.get("streamLocality") + " a failed processing operator takes the generator with it,"
-                    + " whose replayed windows would hold other records");
+        if (guarantee.recovers() && !settings.get("streamLocality").equals("none")) {
+            throw new IllegalArgumentException("--guarantee " + guarantee.cliName() + " on apex needs streamLocality"
+                    + " none: with " + settings.get("streamLocality") + " a failed processing operator takes the"
+                    + " generator with it, whose replayed windows would hold other records");
         }
     }
 

@@ -29,6 +29,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.streambench.generator.TimedRecord;
 import org.streambench.operators.ExperimentSpec;
@@ -78,7 +79,10 @@ public final class ApexJob {
         JobRuntime runtime = JobRuntime.of(spec);
         try {
             runtime.awaitGeneratorsDone();
-            if (!runtime.awaitDrained(DRAIN_TIMEOUT_MILLIS)) {
+            boolean processed = spec.guarantee() == Guarantee.AT_LEAST_ONCE
+                    ? WindowProgress.of(spec).awaitProcessedThroughGenerators(DRAIN_TIMEOUT_MILLIS)
+                    : runtime.awaitDrained(DRAIN_TIMEOUT_MILLIS);
+            if (!processed) {
                 throw new IllegalStateException(
                         "Apex did not process every emitted record within " + DRAIN_TIMEOUT_MILLIS + " ms");
             }
@@ -130,6 +134,64 @@ public final class ApexJob {
         }
     }
 
+    /**
+     * How far the job's windows got, for at-least-once's end: a replay processes records again, so
+     * the count of processed records reaches what was emitted before the last ones are through. A
+     * window holds the same records in every operator, so once every processing partition ended a
+     * window at or past the one in which every generator had ended, each emitted record was
+     * processed and flushed at least once. In this JVM: a guarantee runs in local mode only, where
+     * every container is a thread of the job's JVM.
+     */
+    static final class WindowProgress {
+        private static final Map<Integer, WindowProgress> OF_RUN = new ConcurrentHashMap<>();
+
+        private final int generators;
+        private final int partitions;
+        private final Map<Integer, Long> generatorEndedIn = new ConcurrentHashMap<>();
+        private final Map<Integer, Long> processedThrough = new ConcurrentHashMap<>();
+
+        private WindowProgress(ExperimentSpec spec) {
+            generators = spec.generatorParallelism();
+            partitions = spec.parallelism();
+        }
+
+        static WindowProgress of(ExperimentSpec spec) {
+            return OF_RUN.computeIfAbsent(spec.runToken(), token -> new WindowProgress(spec));
+        }
+
+        /** Generator instance {@code instance} ended in window {@code windowId}: it emits no record after it. */
+        void generatorEnded(int instance, long windowId) {
+            generatorEndedIn.putIfAbsent(instance, windowId);
+        }
+
+        /** Processing partition {@code operatorId} ended window {@code windowId}, its writes flushed. */
+        void processed(int operatorId, long windowId) {
+            processedThrough.merge(operatorId, windowId, Math::max);
+        }
+
+        boolean processedThroughGenerators() {
+            if (generatorEndedIn.size() < generators || processedThrough.size() < partitions) {
+                return false;
+            }
+            long lastWindow = generatorEndedIn.values().stream()
+                    .mapToLong(Long::longValue)
+                    .max()
+                    .orElseThrow();
+            return processedThrough.values().stream().allMatch(window -> window >= lastWindow);
+        }
+
+        boolean awaitProcessedThroughGenerators(long timeoutMillis) throws InterruptedException {
+            long deadline = System.currentTimeMillis() + timeoutMillis;
+            while (!processedThroughGenerators()) {
+                if (System.currentTimeMillis() > deadline) {
+                    return false;
+                }
+                Thread.sleep(20);
+            }
+            return true;
+        }
+    }
+
     /** The generator; its partitioner makes partition i generator instance i. */
     public static final class Generator extends BaseOperator implements InputOperator, Partitioner<Generator> {
         private static final int PER_CALL = 64;
@@ -143,6 +205,9 @@ public final class ApexJob {
         int instance;
         long maxInFlight;
         private transient GeneratorInstance generator;
+        private transient WindowProgress progress;
+        private transient long windowId;
+        private transient boolean ended;
 
         /** A generator deployed again would cut its windows anew: it fails the run, with or without a guarantee. */
         @Override
@@ -153,6 +218,19 @@ public final class ApexJob {
                 failRedeployment(experiment, context, what);
             }
             generator = GeneratorInstance.of(experiment, instance, maxInFlight);
+            progress = WindowProgress.of(experiment);
+        }
+
+        @Override
+        public void beginWindow(long windowId) {
+            this.windowId = windowId;
+        }
+
+        @Override
+        public void endWindow() {
+            if (ended) {
+                progress.generatorEnded(instance, windowId);
+            }
         }
 
         @Override
@@ -163,6 +241,7 @@ public final class ApexJob {
                 }
                 TimedRecord record = generator.next();
                 if (record == null) {
+                    ended = true;
                     return;
                 }
                 output.emit(record);
@@ -199,6 +278,8 @@ public final class ApexJob {
         private transient ProcessingOperator operator;
         private transient Guarantee guarantee;
         private transient long windowId;
+        private transient int operatorId;
+        private transient WindowProgress progress;
 
         public final transient DefaultInputPort<TimedRecord> input = new DefaultInputPort<>() {
             @Override
@@ -225,6 +306,8 @@ public final class ApexJob {
                 JobRuntime.of(experiment).restartedInstance();
             }
             operator = ProcessingOperator.open(experiment, "apex-" + context.getId());
+            operatorId = context.getId();
+            progress = WindowProgress.of(experiment);
         }
 
         @Override
@@ -236,7 +319,8 @@ public final class ApexJob {
          * A batch is sent when it is full and at the end of every window (Apex's own linger, 500 ms);
          * calls in flight are awaited there too. With exactly-once the window's writes are committed
          * there with its id, as Malhar's transactionable output operators do; a window the buffer
-         * server replays after a redeployment is skipped if its commit got in before.
+         * server replays after a redeployment is skipped if its commit got in before. With
+         * at-least-once the window counts as processed for the job's end ({@link WindowProgress}).
          */
         @Override
         public void endWindow() {
@@ -248,6 +332,7 @@ public final class ApexJob {
             } else {
                 operator.snapshotTaken();
             }
+            progress.processed(operatorId, windowId);
         }
 
         @Override

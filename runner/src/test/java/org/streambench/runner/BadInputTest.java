@@ -247,13 +247,11 @@ class BadInputTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "apex|update|--guarantee|at-least-once|--guarantee at-least-once is not built for apex yet; it gives none,"
-                        + " exactly-once",
                 "spark|insert|--guarantee|at-least-once|--guarantee at-least-once with --pattern insert is not built"
                         + " yet: a replayed insert meets its own row",
                 "flink|mixed|--guarantee|at-least-once|with --pattern mixed is not built yet",
             })
-    void rejectsAGuaranteeTheEngineOrPatternDoesNotHave(
+    void rejectsAtLeastOnceWhereAReplayedInsertMeetsItsOwnRow(
             String engine, String pattern, String option, String value, String message) {
         assertRejected(message, "--engine", engine, "--pattern", pattern, "--duration", "5s", option, value);
     }
@@ -265,7 +263,7 @@ class BadInputTest {
             value = {
                 "flink|cassandra|sync|exactly-once|--guarantee exactly-once commits each checkpoint's writes in one"
                         + " transaction with the checkpoint's id, and cassandra has no such transactions here; give a"
-                        + " database with them (postgresql, mariadb) or --guarantee at-least-once",
+                        + " database with them (postgresql, mariadb, redis) or --guarantee at-least-once",
                 "flink|postgresql|async:4|exactly-once|so --access async has no calls to overlap; give sync or batch:N",
                 "flink|postgresql|sync|none|--fault fail-checkpoint@1s fails a checkpoint, and --guarantee none takes"
                         + " none",
@@ -290,17 +288,18 @@ class BadInputTest {
                 "5s");
     }
 
-    @Test
-    void rejectsExactlyOnceOnApexWhereTheGeneratorWouldBeDeployedAgain() {
+    @ParameterizedTest
+    @CsvSource({"exactly-once, container_local", "at-least-once, thread_local"})
+    void rejectsAGuaranteeOnApexWhereTheGeneratorWouldBeDeployedAgain(String guarantee, String locality) {
         assertRejected(
-                "--guarantee exactly-once on apex needs streamLocality none: with container_local a failed processing"
-                        + " operator takes the generator with it",
+                "--guarantee " + guarantee + " on apex needs streamLocality none: with " + locality
+                        + " a failed processing operator takes the generator with it",
                 "--engine",
                 "apex",
                 "--engine-setting",
-                "streamLocality=container_local",
+                "streamLocality=" + locality,
                 "--guarantee",
-                "exactly-once");
+                guarantee);
     }
 
     @Test

@@ -108,22 +108,42 @@ class GuaranteesTest {
     }
 
     /**
-     * Spark retries a failed task on the micro-batch's stored blocks; Apex deploys a failed
-     * operator again from its checkpoint, and the buffer server replays the windows since. The
-     * task fails once its records of a micro-batch or window are processed, before they are
-     * committed (fail-checkpoint): with at-least-once (Spark) they were written, and the replay
-     * applies them twice, counted; with exactly-once they are committed with the micro-batch's time
-     * or the window's id only then, and a replayed one committed before is skipped: nothing applied twice.
+     * Every engine on every kind of database, with the strongest guarantee the pair has. Spark
+     * retries a failed task on the micro-batch's stored blocks; Apex deploys a failed operator
+     * again from its checkpoint, and the buffer server replays the windows since; Flink restarts
+     * from its last checkpoint. Spark's and Apex's task fails once its records of a micro-batch or
+     * window are processed, before they are committed (fail-checkpoint): with at-least-once they
+     * were written, and the replay applies them twice, counted; with exactly-once they are
+     * committed with the micro-batch's time or the window's id only then (Redis: MULTI/EXEC with
+     * the epoch WATCHed), and a replayed one committed before is skipped: nothing applied twice.
+     * Cassandra and HBase have at-least-once (their writes are upserts; Apex ends it by window, as
+     * a replay makes the count of processed records reach what was emitted too early), Redis exactly-once.
      */
     @ParameterizedTest
     @CsvSource({
-        "spark, at-least-once, spark.task.maxFailures, 4",
-        "spark, exactly-once, spark.task.maxFailures, 4",
-        "apex, exactly-once, CHECKPOINT_WINDOW_COUNT, 1"
+        "spark, postgresql, at-least-once, fail-checkpoint@2s, spark.task.maxFailures, 4",
+        "spark, postgresql, exactly-once, fail-checkpoint@2s, spark.task.maxFailures, 4",
+        "apex, postgresql, exactly-once, fail-checkpoint@2s, CHECKPOINT_WINDOW_COUNT, 1",
+        "flink, cassandra, at-least-once, fail-task@2s, execution.checkpointing.mode, AT_LEAST_ONCE",
+        "spark, cassandra, at-least-once, fail-checkpoint@2s, spark.task.maxFailures, 4",
+        "apex, cassandra, at-least-once, fail-checkpoint@2s, CHECKPOINT_WINDOW_COUNT, 1",
+        "flink, hbase, at-least-once, fail-task@2s, execution.checkpointing.mode, AT_LEAST_ONCE",
+        "spark, hbase, at-least-once, fail-checkpoint@2s, spark.task.maxFailures, 4",
+        "apex, hbase, at-least-once, fail-checkpoint@2s, CHECKPOINT_WINDOW_COUNT, 1",
+        "flink, redis, exactly-once, fail-checkpoint@2s, execution.checkpointing.mode, EXACTLY_ONCE",
+        "spark, redis, exactly-once, fail-checkpoint@2s, spark.task.maxFailures, 4",
+        "apex, redis, exactly-once, fail-checkpoint@2s, CHECKPOINT_WINDOW_COUNT, 1"
     })
-    void sparkAndApexRecoverAFailedTaskAndTheAuditSaysWhatTheGuaranteePromises(
-            String engine, String guarantee, String setting, String value, @TempDir Path tmp) throws Exception {
-        CliResult run = run(tmp, engine, "postgresql", "sync", guarantee, "fail-checkpoint@2s", "update");
+    void everyEngineRecoversAFailedTaskAndTheAuditSaysWhatTheGuaranteePromises(
+            String engine,
+            String database,
+            String guarantee,
+            String fault,
+            String setting,
+            String value,
+            @TempDir Path tmp)
+            throws Exception {
+        CliResult run = run(tmp, engine, database, "sync", guarantee, fault, "update");
         assertEquals(0, run.code(), run.toString());
         Map<String, Object> json = ResultFiles.read(tmp.resolve("run"));
         Map<String, Object> recovery = EndToEndTest.map(json, "recovery");

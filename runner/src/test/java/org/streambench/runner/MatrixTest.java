@@ -398,11 +398,11 @@ class MatrixTest {
                 "--out",
                 out.toString());
         assertEquals(0, run.code(), run.toString());
-        // 4 without a guarantee; exactly-once on postgresql only (flink, apex), at-least-once on flink only
-        assertTrue(run.out().contains("left out 8 of 20 cells"), run.out());
-        assertTrue(run.out().contains("4 x --guarantee at-least-once is not built for apex"), run.out());
+        // 4 without a guarantee; exactly-once on postgresql only, at-least-once everywhere
+        assertTrue(run.out().contains("left out 4 of 20 cells"), run.out());
         assertTrue(run.out().contains("cassandra has no such transactions here"), run.out());
-        assertTrue(run.out().contains("12 experiments"), run.out());
+        assertTrue(run.out().contains("16 experiments"), run.out());
+        assertTrue(run.out().contains("apex/cassandra/update/1/at-least-once-1s/rep-1"), run.out());
         assertTrue(run.out().contains("apex/postgresql/update/1/exactly-once-10s/rep-1"), run.out());
         assertTrue(run.out().contains("flink/cassandra/update/1/at-least-once-1s/rep-1"), run.out());
         assertFalse(run.out().contains("apex/cassandra/update/1/exactly-once"), run.out());

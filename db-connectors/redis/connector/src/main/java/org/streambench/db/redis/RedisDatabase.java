@@ -36,6 +36,8 @@ import redis.clients.jedis.resps.ScanResult;
  * ({@code HSTRLEN}) instead of fetching it. Writes are {@code HSET}s, which are upserts: checking a
  * key first would add a round trip to every write (see {@link Database#writesAreUpserts}). Batches
  * are one {@code MULTI}/{@code EXEC} transaction (writes) or one pipeline (reads): one round trip.
+ * Exactly-once's epochs are strings under {@code <table>#commits:<sink>} ('#' is not allowed in a
+ * table name, so they are never taken for records).
  * Settings: {@code url} ({@code redis://host:port[/db]}), {@code user} (default), {@code password},
  * {@code table} (the key prefix, sensor_records).
  */
@@ -58,6 +60,7 @@ public final class RedisDatabase implements Database {
     private String url;
     private String prefix;
     private byte[] keyPattern;
+    private String commitsPrefix;
 
     @Override
     public void open(DatabaseSettings settings) {
@@ -65,6 +68,7 @@ public final class RedisDatabase implements Database {
         URI uri = uri(url);
         prefix = table(settings) + ":";
         keyPattern = bytes(prefix + "*");
+        commitsPrefix = table(settings) + "#commits:";
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(5_000)
                 .socketTimeoutMillis(TIMEOUT_MILLIS)
@@ -117,11 +121,15 @@ public final class RedisDatabase implements Database {
         return table;
     }
 
-    /** Unlinks every key under the prefix, a batch of keys at a time; other keys of the database stay. */
+    /**
+     * Unlinks every key under the prefix and every sink's epoch, a batch of keys at a time; other
+     * keys of the database stay.
+     */
     @Override
     public void resetSchema() {
         try {
             forEachKeyBatch(keys -> jedis.unlink(keys.toArray(byte[][]::new)));
+            forEachKeyBatch(bytes(commitsPrefix + "*"), keys -> jedis.unlink(keys.toArray(byte[][]::new)));
         } catch (JedisException e) {
             throw failure("reset the schema", e);
         }
@@ -214,6 +222,49 @@ public final class RedisDatabase implements Database {
     }
 
     @Override
+    public boolean commitsEpochs() {
+        return true;
+    }
+
+    /**
+     * Redis's optimistic transaction: WATCH the sink's epoch, read it, and if this epoch is later,
+     * MULTI with the writes' HSETs and the new epoch, then EXEC. EXEC applies all of it or, if the
+     * epoch changed after the WATCH (another client committed for this sink), none of it; then the
+     * epoch is read again. The commands inside cannot fail at run time (HSET and SET of well-formed
+     * values), so EXEC never applies a part.
+     */
+    @Override
+    public boolean commitEpoch(String sink, long epoch, List<Write> writes) {
+        byte[] epochKey = bytes(commitsPrefix + sink);
+        String what = "commit epoch " + epoch + " of " + sink + " (" + writes.size() + " records)";
+        try {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                jedis.watch(epochKey);
+                byte[] committed = jedis.get(epochKey);
+                if (committed != null && Long.parseLong(string(committed)) >= epoch) {
+                    jedis.unwatch();
+                    return false;
+                }
+                List<Object> replies;
+                try (Transaction transaction = jedis.multi()) {
+                    for (Write write : writes) {
+                        transaction.hset(key(write.record().id()), hash(write.record(), write.blob()));
+                    }
+                    transaction.set(epochKey, bytes(Long.toString(epoch)));
+                    replies = transaction.exec();
+                }
+                if (replies != null) {
+                    return true;
+                }
+            }
+            throw new DatabaseException("redis: could not " + what
+                    + ": the sink's epoch changed under three attempts; does another client commit for " + sink + "?");
+        } catch (JedisException e) {
+            throw failure(what, e);
+        }
+    }
+
+    @Override
     public long countRows() {
         try {
             long[] count = {0};
@@ -250,7 +301,11 @@ public final class RedisDatabase implements Database {
     }
 
     private void forEachKeyBatch(KeyBatch batch) {
-        ScanParams params = new ScanParams().match(keyPattern).count(SCAN_COUNT);
+        forEachKeyBatch(keyPattern, batch);
+    }
+
+    private void forEachKeyBatch(byte[] pattern, KeyBatch batch) {
+        ScanParams params = new ScanParams().match(pattern).count(SCAN_COUNT);
         byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
         do {
             ScanResult<byte[]> page = jedis.scan(cursor, params);
