@@ -158,10 +158,32 @@ public record RunDocument(
      * {@code engineSettings} the engine's own settings for the guarantee, by the engine's names;
      * {@code restartedInstances} processing operator instances the engine restarted from a
      * checkpoint; {@code recordsProcessedAgain} records processed more often than emitted (a replay);
-     * {@code audit} what the database holds against what exactly-once processing would leave.
+     * {@code audit} what the database holds against what exactly-once processing would leave;
+     * {@code fault} how the pipeline's throughput went through the injected fault (absent without one
+     * that fired, and in older files).
      */
     public record Recovery(
-            Map<String, String> engineSettings, long restartedInstances, long recordsProcessedAgain, Audit audit) {}
+            Map<String, String> engineSettings,
+            long restartedInstances,
+            long recordsProcessedAgain,
+            Audit audit,
+            @JsonInclude(JsonInclude.Include.NON_NULL) FaultRecovery fault) {}
+
+    /**
+     * The injected fault against the per-second series: {@code injectedAtEpochMillis} when it fired
+     * (the job's clock, as the series'); {@code second} the series' interval it fell in;
+     * {@code recordsPerSecondBefore} the mean throughput of up to 10 intervals before it (not the
+     * series' first, an engine's start), null if none; {@code lowestRecordsPerSecond} the lowest
+     * interval from the fault on, until it recovered (or the end); {@code recoverySeconds} from the
+     * fault to the end of the first interval back at 90 % of the throughput before it, null if it
+     * never got back in the run. The intervals are about a second long, and so is the resolution.
+     */
+    public record FaultRecovery(
+            long injectedAtEpochMillis,
+            int second,
+            Double recordsPerSecondBefore,
+            double lowestRecordsPerSecond,
+            Double recoverySeconds) {}
 
     /**
      * Every key the run wrote, read back and compared with what each record applied once leaves:

@@ -127,7 +127,8 @@ class ModelJsonTest {
                         Map.of("execution.checkpointing.mode", "AT_LEAST_ONCE"),
                         2,
                         311,
-                        new RunDocument.Audit(10_000, 57, 0, 0, List.of())),
+                        new RunDocument.Audit(10_000, 57, 0, 0, List.of()),
+                        new RunDocument.FaultRecovery(1_764_000_030_250L, 31, 4512.0, 327.0, 2.75)),
                 new RunDocument.Resources(
                         30.01,
                         90_000,

@@ -15,7 +15,8 @@ import org.streambench.model.RunDocument.Latency;
  * each apart (only those that occurred); {@code endToEnd} from each record's intended emit time to
  * the end of its processing; {@code generatorDelay} how late the generators emitted; {@code access}
  * the access mode's own latencies (write calls, batch wait), those that occurred;
- * {@code restartedInstances} the processing operator instances the engine restarted from a checkpoint.
+ * {@code restartedInstances} the processing operator instances the engine restarted from a checkpoint;
+ * {@code faultInjectedAtEpochMillis} when the run's injected fault fired, on the job's clock (0: it did not).
  */
 public record JobReport(
         String status,
@@ -30,7 +31,8 @@ public record JobReport(
         Latency endToEnd,
         Latency generatorDelay,
         Map<String, Latency> access,
-        long restartedInstances) {
+        long restartedInstances,
+        long faultInjectedAtEpochMillis) {
 
     /**
      * The job's report from its workers' last statuses: counts added up (a generator instance
@@ -45,6 +47,7 @@ public record JobReport(
         }
         long errors = 0;
         long restarted = 0;
+        long faultInjectedAt = 0;
         String firstError = null;
         String engineVersion = null;
         List<OperatorMetrics.LatencyWindow> windows = new ArrayList<>();
@@ -53,6 +56,11 @@ public record JobReport(
             worker.processed().forEach((op, count) -> processed.merge(op, count, Long::sum));
             errors += worker.errors();
             restarted += worker.restartedInstances();
+            if (worker.faultInjectedAtEpochMillis() > 0) {
+                faultInjectedAt = faultInjectedAt == 0
+                        ? worker.faultInjectedAtEpochMillis()
+                        : Math.min(faultInjectedAt, worker.faultInjectedAtEpochMillis());
+            }
             firstError = firstError == null ? worker.firstError() : firstError;
             engineVersion = engineVersion == null ? worker.engineVersion() : engineVersion;
             if (worker.isFinal()) {
@@ -73,7 +81,8 @@ public record JobReport(
                     null,
                     null,
                     Map.of(),
-                    restarted);
+                    restarted,
+                    faultInjectedAt);
         }
         OperatorMetrics.LatencyWindow window = OperatorMetrics.LatencyWindow.merge(windows);
         Map<String, Latency> byResult = new LinkedHashMap<>();
@@ -101,7 +110,8 @@ public record JobReport(
                 Latencies.of(window.endToEnd()),
                 Latencies.of(window.generatorDelay()),
                 access,
-                restarted);
+                restarted,
+                faultInjectedAt);
     }
 
     public long totalEmitted() {

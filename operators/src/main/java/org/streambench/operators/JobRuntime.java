@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
+import org.streambench.generator.EpochClock;
 
 /**
  * One worker of a running job: the state that every operator instance the engine runs in this
@@ -74,6 +75,9 @@ public final class JobRuntime implements AutoCloseable {
     private final AtomicLong emittingSinceNanos = new AtomicLong();
 
     private final AtomicBoolean faultInjected = new AtomicBoolean();
+    /** When the injected fault fired, on the job's clock ({@link EpochClock}, ms); 0 before. */
+    private final AtomicLong faultInjectedAtEpochMillis = new AtomicLong();
+
     private final AtomicLong restartedInstances = new AtomicLong();
 
     private JobRuntime(ExperimentSpec spec, boolean awaitStart, int port) throws IOException {
@@ -236,11 +240,15 @@ public final class JobRuntime implements AutoCloseable {
     public boolean faultDue() {
         Fault fault = spec.fault();
         long started = emittingSinceNanos.get();
-        return fault != null
+        boolean due = fault != null
                 && started != 0
                 && !faultInjected.get()
                 && System.nanoTime() - started >= fault.afterMillis() * 1_000_000
                 && faultInjected.compareAndSet(false, true);
+        if (due) {
+            faultInjectedAtEpochMillis.set(EpochClock.nowNanos() / 1_000_000);
+        }
+        return due;
     }
 
     /** An engine restarted a processing operator instance from its last checkpoint (after a failure, under a guarantee). */
@@ -480,6 +488,7 @@ public final class JobRuntime implements AutoCloseable {
                 metrics.firstError(),
                 failure,
                 restartedInstances.get(),
+                faultInjectedAtEpochMillis.get(),
                 finalPushed ? measuredWindow() : null);
     }
 

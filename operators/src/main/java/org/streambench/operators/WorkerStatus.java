@@ -28,6 +28,7 @@ import org.HdrHistogram.Histogram;
  * @param engineVersion set by the job's main only
  * @param failure       why the worker failed the run, or null
  * @param restartedInstances processing operator instances the engine restarted from a checkpoint in this worker
+ * @param faultInjectedAtEpochMillis when this worker fired the run's injected fault, on the job's clock; 0 if it did not
  * @param window        the measured window's latencies; only in the worker's final push
  */
 public record WorkerStatus(
@@ -41,6 +42,7 @@ public record WorkerStatus(
         String firstError,
         String failure,
         long restartedInstances,
+        long faultInjectedAtEpochMillis,
         OperatorMetrics.LatencyWindow window) {
 
     private static final String WORKER = "worker";
@@ -53,6 +55,7 @@ public record WorkerStatus(
     private static final String FIRST_ERROR = "firstError";
     private static final String FAILURE = "failure";
     private static final String RESTARTED = "restartedInstances";
+    private static final String FAULT_INJECTED_AT = "faultInjectedAtEpochMillis";
     private static final String HISTOGRAM = "histogram.";
     private static final String END_TO_END = "endToEnd";
     private static final String GENERATOR_DELAY = "generatorDelay";
@@ -96,6 +99,7 @@ public record WorkerStatus(
             p.setProperty(FAILURE, failure);
         }
         p.setProperty(RESTARTED, Long.toString(restartedInstances));
+        p.setProperty(FAULT_INJECTED_AT, Long.toString(faultInjectedAtEpochMillis));
         if (window != null) {
             window.byResult()
                     .forEach((result, histogram) -> p.setProperty(HISTOGRAM + result.label(), encode(histogram)));
@@ -147,6 +151,7 @@ public record WorkerStatus(
                 p.getProperty(FIRST_ERROR),
                 p.getProperty(FAILURE),
                 Long.parseLong(p.getProperty(RESTARTED, "0")),
+                Long.parseLong(p.getProperty(FAULT_INJECTED_AT, "0")),
                 window);
     }
 

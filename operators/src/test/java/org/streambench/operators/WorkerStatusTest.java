@@ -104,6 +104,7 @@ class WorkerStatusTest {
                 errors > 0 ? "insert: refused=1\nsecond line" : null,
                 errors > 0 ? "a database call failed" : null,
                 errors,
+                errors > 0 ? 1_764_000_000_000L + errors : 0,
                 window);
     }
 

@@ -8,12 +8,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.streambench.model.RunDocument;
 
 /**
  * The report's section on processing guarantees, when some runs had one: for every cell with a
  * guarantee, its throughput and end-to-end p99 beside those of the same engine, database, pattern,
  * BLOB size and access mode without a guarantee (when the runs hold that cell), and what the audit
- * found: records applied twice and records lost; when a cell ran at two or more checkpoint
+ * found: records applied twice and records lost; after an injected fault, how long its throughput
+ * took to get back to 90 % of what it was before (the slowest of the cell's runs); when a cell ran at two or more checkpoint
  * intervals, a chart of its throughput against the interval.
  */
 final class Guarantees {
@@ -29,12 +31,13 @@ final class Guarantees {
                 .append(" one. Exactly-once writes each key once per checkpoint and reads its own uncommitted")
                 .append(" writes from memory, so its throughput can far exceed none's; its end-to-end latency")
                 .append(" includes the wait for the checkpoint. The audit counts records applied twice and")
-                .append(" records lost, summed over the cell's runs.</p>\n");
+                .append(" records lost, summed over the cell's runs. After an injected fault: the seconds until the")
+                .append(" throughput was back at 90 % of what it was before, the slowest of the cell's runs.</p>\n");
         h.append(
                         "<table><thead><tr><th class=\"l\">engine</th><th class=\"l\">database</th><th class=\"l\">pattern</th>")
                 .append("<th>BLOB</th><th class=\"l\">variant</th><th>throughput (records/s)</th><th>without a")
                 .append(" guarantee</th><th>ratio</th><th>end-to-end p99 (µs)</th><th>without a guarantee</th>")
-                .append("<th>applied twice</th><th>lost</th></tr></thead><tbody>");
+                .append("<th>applied twice</th><th>lost</th><th>back after the fault (s)</th></tr></thead><tbody>");
         List<Cell> guaranteed = cells.values().stream()
                 .filter(c -> c.runs().get(0).hasGuarantee())
                 .sorted(Cell.BY_KEY)
@@ -71,6 +74,7 @@ final class Guarantees {
                             cell.runs().stream().map(RunRecord::duplicates).toList()))
                     .append(auditCell(
                             cell.runs().stream().map(RunRecord::losses).toList()))
+                    .append(recoveryCell(cell.runs()))
                     .append("</tr>");
         }
         h.append("</tbody></table>\n");
@@ -120,6 +124,27 @@ final class Guarantees {
     }
 
     /** The audit's count summed over the runs; empty when no run was audited, marked when it is not 0. */
+    /** The slowest recovery from an injected fault among the runs; "not back" if one never recovered. */
+    private static String recoveryCell(List<RunRecord> runs) {
+        List<RunDocument.FaultRecovery> faults = runs.stream()
+                .map(RunRecord::recovery)
+                .filter(recovery -> recovery != null && recovery.fault() != null)
+                .map(RunDocument.Recovery::fault)
+                .filter(fault -> fault.recordsPerSecondBefore() != null)
+                .toList();
+        if (faults.isEmpty()) {
+            return "<td></td>";
+        }
+        if (faults.stream().anyMatch(fault -> fault.recoverySeconds() == null)) {
+            return "<td class=\"bad\">not back</td>";
+        }
+        double slowest = faults.stream()
+                .mapToDouble(RunDocument.FaultRecovery::recoverySeconds)
+                .max()
+                .orElseThrow();
+        return String.format(Locale.ROOT, "<td>%.1f</td>", slowest);
+    }
+
     private static String auditCell(List<Long> counts) {
         List<Long> audited = counts.stream().filter(Objects::nonNull).toList();
         if (audited.isEmpty()) {

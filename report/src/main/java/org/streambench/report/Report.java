@@ -259,6 +259,7 @@ public final class Report {
                     + "readLatencyMeanMicros,readLatencyStddevMicros,p50,p95,p99,p999,mismatches,emulated,engineVersion,databaseVersion,"
                     + "durationSeconds,warmupSeconds,keys,parallelism,rate,commit,error,access,endToEndP99Micros,"
                     + "ceilingTool,ceilingThroughput,ceilingRatio,guarantee,checkpointIntervalMillis,fault,duplicates,losses,"
+                    + "faultRecoverySeconds,"
                     + "keyDistribution,databaseCpuSecondsPerMillionRecords,engineCpuSecondsPerMillionRecords,"
                     + "runnerCpuSecondsPerMillionRecords,deviceWriteBytesPerRecord,writeAmplification,"
                     + "machineSyncedWritesPerSecond,recordsPerSyncedWrite");
@@ -302,6 +303,7 @@ public final class Report {
                         field(r.fault()),
                         r.duplicates() == null ? "" : Long.toString(r.duplicates()),
                         r.losses() == null ? "" : Long.toString(r.losses()),
+                        optional(r.faultRecoverySeconds()),
                         r.keyDistribution(),
                         optional(r.cpuSecondsPerMillionRecords("database")),
                         optional(r.cpuSecondsPerMillionRecords("engine")),

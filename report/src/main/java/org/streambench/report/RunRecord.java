@@ -17,8 +17,8 @@ import org.streambench.model.RunDocument;
  * NaN when its window was too short to tell. {@code access}: how the operator called the database
  * (sync for a file written before access modes existed); {@code endToEndP99}: the 99th percentile of
  * the records' end-to-end latency (µs), or null. {@code guarantee}: none for a file written before
- * guarantees existed; {@code fault} the injected fault, or null; {@code duplicates}, {@code losses}
- * the audit's counts, null without an audit; {@code keyDistribution}: how records picked among the
+ * guarantees existed; {@code fault} the injected fault, or null; {@code recovery} what the engine's
+ * recovery did (the audit, the fault's dent in the throughput), or null; {@code keyDistribution}: how records picked among the
  * keys, uniform for a file written before distributions existed. {@code resources}: what the
  * run's processes used in its measured window, or null (a bounded run, an older file).
  * {@code connectorSettings}: the database settings it ran with, less the connection's (url, user,
@@ -62,8 +62,7 @@ public record RunRecord(
         String guarantee,
         Long checkpointIntervalMillis,
         String fault,
-        Long duplicates,
-        Long losses,
+        RunDocument.Recovery recovery,
         String keyDistribution,
         RunDocument.Resources resources,
         Map<String, String> connectorSettings,
@@ -110,8 +109,7 @@ public record RunRecord(
                 guarantee,
                 checkpointIntervalMillis,
                 fault,
-                duplicates,
-                losses,
+                recovery,
                 keyDistribution,
                 resources,
                 connectorSettings,
@@ -171,6 +169,27 @@ public record RunRecord(
             null, null, null, null, null, null, null, null, null, null, null, null, null, 0, 0, null, null, null, null,
             null);
 
+    /** Records the audit found applied twice, or null without an audit. */
+    public Long duplicates() {
+        return recovery == null || recovery.audit() == null
+                ? null
+                : recovery.audit().duplicates();
+    }
+
+    /** Records the audit found not applied, or null without an audit. */
+    public Long losses() {
+        return recovery == null || recovery.audit() == null
+                ? null
+                : recovery.audit().losses();
+    }
+
+    /** Seconds from the injected fault until throughput was back at 90 % of what it was before, or null. */
+    public Double faultRecoverySeconds() {
+        return recovery == null || recovery.fault() == null
+                ? null
+                : recovery.fault().recoverySeconds();
+    }
+
     public boolean ok() {
         return "ok".equals(status) && throughputMean != null;
     }
@@ -191,7 +210,6 @@ public record RunRecord(
         RunDocument.Throughput throughput = run.throughput();
         RunDocument.Latency latency = run.readLatencyMicros();
         RunDocument.Environment environment = run.environment() == null ? NO_ENVIRONMENT : run.environment();
-        RunDocument.Audit audit = run.recovery() == null ? null : run.recovery().audit();
         return new RunRecord(
                 folder,
                 spec.engine(),
@@ -236,8 +254,7 @@ public record RunRecord(
                 spec.guarantee() == null ? "none" : spec.guarantee(),
                 spec.checkpointIntervalMillis(),
                 spec.fault(),
-                audit == null ? null : audit.duplicates(),
-                audit == null ? null : audit.losses(),
+                run.recovery(),
                 spec.keyDistribution() == null ? "uniform" : spec.keyDistribution(),
                 run.resources(),
                 connectorSettings(spec.databaseSettings()),

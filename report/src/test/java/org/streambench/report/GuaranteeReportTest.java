@@ -36,6 +36,11 @@ class GuaranteeReportTest {
         assertEquals("fail-task@2000ms", withGuarantee.get(header.indexOf("fault")));
         assertEquals("57", withGuarantee.get(header.indexOf("duplicates")));
         assertEquals("0", withGuarantee.get(header.indexOf("losses")));
+        assertEquals("2.750", withGuarantee.get(header.indexOf("faultRecoverySeconds")));
+        String section = html.substring(html.indexOf("<h2>Guarantees"));
+        assertTrue(
+                section.contains("<td class=\"bad\">57</td><td>0</td><td>2.8</td></tr>"),
+                "back after the fault: " + section);
         List<String> without = row(csv, "flink/postgresql/update/100/rep-1,");
         assertEquals("none", without.get(header.indexOf("guarantee")));
         assertEquals("", without.get(header.indexOf("duplicates")));
@@ -103,7 +108,13 @@ class GuaranteeReportTest {
                 "{\"recovery\": {\"engineSettings\": {}, \"restartedInstances\": 2, \"recordsProcessedAgain\": "
                         + duplicates + ", \"audit\": {\"keysAudited\": 1000, \"duplicates\": " + duplicates
                         + ", \"losses\": 0, \"unexplainedKeys\": 0,"
-                        + " \"details\": []}}, "
+                        + " \"details\": []}"
+                        + (fault.isEmpty()
+                                ? ""
+                                : ", \"fault\": {\"injectedAtEpochMillis\": 1764000003250, \"second\": 4,"
+                                        + " \"recordsPerSecondBefore\": 1000.0, \"lowestRecordsPerSecond\": 12.0,"
+                                        + " \"recoverySeconds\": 2.75}")
+                        + "}, "
                         + json.substring(1));
     }
 }

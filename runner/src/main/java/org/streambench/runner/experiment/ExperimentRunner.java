@@ -292,7 +292,10 @@ public final class ExperimentRunner {
                     engine.guaranteeSettings(spec),
                     report == null ? 0 : report.restartedInstances(),
                     report == null ? 0 : Math.max(0, report.totalProcessed() - report.totalEmitted()),
-                    audit);
+                    audit,
+                    report == null || report.faultInjectedAtEpochMillis() == 0
+                            ? null
+                            : FaultRecoveries.of(seconds, report.faultInjectedAtEpochMillis()));
         }
         Environment environment = new Environment(
                 launcher.cluster(),

@@ -94,6 +94,18 @@ public final class Summary {
                     audit.duplicates(),
                     audit.losses()));
         }
+        if (recovery != null && recovery.fault() != null && recovery.fault().recordsPerSecondBefore() != null) {
+            RunDocument.FaultRecovery fault = recovery.fault();
+            line.append(String.format(
+                    Locale.ROOT,
+                    "; the fault in second %d: %.0f records/s before, %.0f at the lowest, %s",
+                    fault.second(),
+                    fault.recordsPerSecondBefore(),
+                    fault.lowestRecordsPerSecond(),
+                    fault.recoverySeconds() == null
+                            ? "not back to 90 % by the end"
+                            : String.format(Locale.ROOT, "back to 90 %% after %.1f s", fault.recoverySeconds())));
+        }
         return line.append(" -> ").append(dir).toString();
     }
 }
