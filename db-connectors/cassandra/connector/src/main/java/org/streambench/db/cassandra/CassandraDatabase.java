@@ -21,6 +21,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -53,6 +54,10 @@ public final class CassandraDatabase implements Database {
     private static final Set<String> RESERVED =
             DatabaseSettings.reservedWords(CassandraDatabase.class, "reserved-words.txt");
     private static final int DEFAULT_PORT = 9042;
+    /** The thread pools whose completed tasks {@link #serverCounters} reports, by their names as Cassandra 5 gives them. */
+    private static final List<String> COUNTED_POOLS = List.of(
+            "Native-Transport-Requests", "MutationStage", "ReadStage", "MemtableFlushWriter", "CompactionExecutor");
+
     private static final int PREFILL_IN_FLIGHT = 64;
     private static final Duration SCAN_TIMEOUT = Duration.ofMinutes(5);
     /** Small pages: a page of 100 KB BLOBs must fit comfortably in the server's and the client's heap. */
@@ -381,6 +386,39 @@ public final class CassandraDatabase implements Database {
             settings.put("commitlog_sync", "unknown (" + e.getMessage() + ")");
         }
         return settings;
+    }
+
+    /**
+     * The tasks some of the server's stages completed, from its virtual table
+     * {@code system_views.thread_pools} (Cassandra 4.0 on), so an external server's work is seen
+     * too: requests from clients, mutations and reads applied, memtables flushed, compactions. A
+     * pool starts when it is first used, so one not listed yet has completed nothing.
+     */
+    @Override
+    public Map<String, Long> serverCounters() {
+        Map<String, String> byKey = new HashMap<>();
+        Map<String, Long> counters = new TreeMap<>();
+        for (String pool : COUNTED_POOLS) {
+            byKey.put(poolKey(pool), pool);
+            counters.put(pool + ".completed_tasks", 0L);
+        }
+        try {
+            for (Row row : session.execute("SELECT name, completed_tasks FROM system_views.thread_pools")) {
+                String pool = row.getString("name") == null ? null : byKey.get(poolKey(row.getString("name")));
+                if (pool != null && row.getObject("completed_tasks") instanceof Number completed) {
+                    counters.put(pool + ".completed_tasks", completed.longValue());
+                }
+            }
+        } catch (DriverException e) {
+            throw new DatabaseException(
+                    "cassandra: could not read system_views.thread_pools: " + DatabaseException.firstLine(e), e);
+        }
+        return counters;
+    }
+
+    /** A pool's name without case and separators: Cassandra 4 and 5 spell some differently (snake_case, hyphens). */
+    private static String poolKey(String name) {
+        return name.replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
     }
 
     @Override
