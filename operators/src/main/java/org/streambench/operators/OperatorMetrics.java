@@ -55,19 +55,18 @@ public final class OperatorMetrics {
     @SuppressWarnings("UnusedVariable")
     private final LongSupplier generatedRecords;
 
+    /** The labels of every series of a run, its job's and the runner's: engine, database, pattern, blob_bytes. */
+    public static Tags runTags(ExperimentSpec spec) {
+        return Tags.of(
+                "engine", spec.engine(),
+                "database", spec.database(),
+                "pattern", spec.pattern().cliName(),
+                "blob_bytes", Integer.toString(spec.blobBytes()));
+    }
+
     OperatorMetrics(ExperimentSpec spec, String worker, LongSupplier generatedRecords) {
         this.generatedRecords = generatedRecords;
-        Tags tags = Tags.of(
-                "worker",
-                worker,
-                "engine",
-                spec.engine(),
-                "database",
-                spec.database(),
-                "pattern",
-                spec.pattern().cliName(),
-                "blob_bytes",
-                Integer.toString(spec.blobBytes()));
+        Tags tags = runTags(spec).and("worker", worker);
         for (Operation op : Operation.values()) {
             Tags opTags = tags.and("operation", op.label());
             processed.put(

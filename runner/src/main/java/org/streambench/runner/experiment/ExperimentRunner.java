@@ -1,6 +1,5 @@
 package org.streambench.runner.experiment;
 
-import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -38,6 +37,7 @@ import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.Guarantee;
 import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobReport;
+import org.streambench.operators.OperatorMetrics;
 import org.streambench.operators.engine.EngineProvider;
 import org.streambench.runner.calibration.MachineCalibration;
 import org.streambench.runner.monitor.DeviceUsage;
@@ -398,12 +398,8 @@ public final class ExperimentRunner {
         if (resources.roles().isEmpty()) {
             return null;
         }
-        Tags tags = Tags.of(
-                "engine", spec.engine(),
-                "database", spec.database(),
-                "pattern", spec.pattern().cliName(),
-                "blob_bytes", Integer.toString(spec.blobBytes()));
-        return new ResourceMetrics(Home.work(), resources, tags, Map.of("run", dir.toString()));
+        return new ResourceMetrics(
+                Home.work(), resources, OperatorMetrics.runTags(spec), Map.of("run", dir.toString()));
     }
 
     /** The database server's counters now; none when it cannot tell (they are a figure beside the run, never its cause to fail). */
