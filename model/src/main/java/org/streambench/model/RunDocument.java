@@ -175,8 +175,9 @@ public record RunDocument(
      * {@code recordsPerSecondBefore} the mean throughput of up to 10 intervals before it (not the
      * series' first, an engine's start), null if none; {@code lowestRecordsPerSecond} the lowest
      * interval from the fault on, until it recovered (or the end); {@code recoverySeconds} from the
-     * fault to the end of the first interval back at 90 % of the throughput before it, null if it
-     * never got back in the run. The intervals are about a second long, and so is the resolution.
+     * fault to the end of the first interval back at 90 % of the throughput before it and still there
+     * in the next one (the fault's own interval also holds records from before it), null if it never
+     * got back in the run. The intervals are about a second long, and so is the resolution.
      */
     public record FaultRecovery(
             long injectedAtEpochMillis,

@@ -30,15 +30,21 @@ public final class FaultRecoveries {
                         / before.stream().mapToDouble(Second::intervalSeconds).sum();
         double lowest = Double.MAX_VALUE;
         Double recovery = null;
-        for (Second second : seconds.subList(fault, seconds.size())) {
-            double rate = rate(second);
-            lowest = Math.min(lowest, rate);
-            if (rateBefore != null && rate >= RECOVERED_SHARE * rateBefore) {
-                recovery = (second.epochMillis() - injectedAtEpochMillis) / 1000.0;
+        for (int i = fault; i < seconds.size(); i++) {
+            lowest = Math.min(lowest, rate(seconds.get(i)));
+            // the fault's own interval holds the records before the fault too: a fault late in it shows in the next one
+            if (rateBefore != null
+                    && recovered(seconds.get(i), rateBefore)
+                    && (i + 1 == seconds.size() || recovered(seconds.get(i + 1), rateBefore))) {
+                recovery = (seconds.get(i).epochMillis() - injectedAtEpochMillis) / 1000.0;
                 break;
             }
         }
         return new FaultRecovery(injectedAtEpochMillis, seconds.get(fault).second(), rateBefore, lowest, recovery);
+    }
+
+    private static boolean recovered(Second second, double rateBefore) {
+        return rate(second) >= RECOVERED_SHARE * rateBefore;
     }
 
     private static double rate(Second second) {

@@ -37,6 +37,15 @@ class FaultRecoveriesTest {
     }
 
     @Test
+    void aFaultLateInAFullIntervalIsRecoveredOnlyWhenTheIntervalsAfterItAreFullAgain() {
+        List<Second> seconds = series(100, 1000, 1000, 1000, 0, 1000, 1000);
+        FaultRecovery recovery = FaultRecoveries.of(seconds, START + 3_999);
+        assertEquals(4, recovery.second());
+        assertEquals(0.0, recovery.lowestRecordsPerSecond(), 1e-9);
+        assertEquals(2.001, recovery.recoverySeconds(), 1e-9);
+    }
+
+    @Test
     void aPipelineThatNeverGetsBackHasNoRecoveryTime() {
         FaultRecovery recovery = FaultRecoveries.of(series(500, 1000, 1000, 100, 200, 300), START + 3_200);
         assertEquals(1000.0, recovery.recordsPerSecondBefore(), 1e-9);
