@@ -37,6 +37,7 @@ import org.streambench.operators.GeneratorInstance;
 import org.streambench.operators.Guarantee;
 import org.streambench.operators.JobMain;
 import org.streambench.operators.JobRuntime;
+import org.streambench.operators.Polling;
 import org.streambench.operators.ProcessingOperator;
 
 /**
@@ -181,49 +182,52 @@ public final class ApexJob {
         }
 
         boolean awaitProcessedThroughGenerators(long timeoutMillis) throws InterruptedException {
-            long deadline = System.currentTimeMillis() + timeoutMillis;
-            while (!processedThroughGenerators()) {
-                if (System.currentTimeMillis() > deadline) {
-                    return false;
-                }
-                Thread.sleep(20);
-            }
-            return true;
+            return Polling.until(this::processedThroughGenerators, timeoutMillis);
         }
     }
 
-    /** The generator; its partitioner makes partition i generator instance i. */
-    public static final class Generator extends BaseOperator implements InputOperator, Partitioner<Generator> {
-        private static final int PER_CALL = 64;
-
-        public final transient DefaultOutputPort<TimedRecord> output = new DefaultOutputPort<>();
+    /** What the job's operators share: the run's spec and password, and the window they are in. */
+    abstract static class RunOperator extends BaseOperator {
         /** The spec as text: Apex copies operators with Kryo, and a string needs nothing of Kryo from the spec record and its maps. */
         String spec;
 
         String password;
-        int instances = 1;
-        int instance;
-        long maxInFlight;
-        private transient GeneratorInstance generator;
-        private transient WindowProgress progress;
-        private transient long windowId;
-        private transient boolean ended;
+        transient long windowId;
+        transient WindowProgress progress;
 
-        /** A generator deployed again would cut its windows anew: it fails the run, with or without a guarantee. */
-        @Override
-        public void setup(Context.OperatorContext context) {
+        /** The run's spec, with the password; the window progress of the run from now on. */
+        ExperimentSpec experiment() {
             ExperimentSpec experiment = specOf(spec, password);
-            String what = "generator " + instance;
-            if (redeployed(experiment, context, what)) {
-                failRedeployment(experiment, context, what);
-            }
-            generator = GeneratorInstance.of(experiment, instance, maxInFlight);
             progress = WindowProgress.of(experiment);
+            return experiment;
         }
 
         @Override
         public void beginWindow(long windowId) {
             this.windowId = windowId;
+        }
+    }
+
+    /** The generator; its partitioner makes partition i generator instance i. */
+    public static final class Generator extends RunOperator implements InputOperator, Partitioner<Generator> {
+        private static final int PER_CALL = 64;
+
+        public final transient DefaultOutputPort<TimedRecord> output = new DefaultOutputPort<>();
+        int instances = 1;
+        int instance;
+        long maxInFlight;
+        private transient GeneratorInstance generator;
+        private transient boolean ended;
+
+        /** A generator deployed again would cut its windows anew: it fails the run, with or without a guarantee. */
+        @Override
+        public void setup(Context.OperatorContext context) {
+            ExperimentSpec experiment = experiment();
+            String what = "generator " + instance;
+            if (redeployed(experiment, context, what)) {
+                failRedeployment(experiment, context, what);
+            }
+            generator = GeneratorInstance.of(experiment, instance, maxInFlight);
         }
 
         @Override
@@ -269,17 +273,10 @@ public final class ApexJob {
     }
 
     /** The shared processing operator; records reach it partitioned by id. */
-    public static final class Processing extends BaseOperator {
-        /** The spec as text, as the generator holds it. */
-        String spec;
-
-        String password;
-
+    public static final class Processing extends RunOperator {
         private transient ProcessingOperator operator;
         private transient Guarantee guarantee;
-        private transient long windowId;
         private transient int operatorId;
-        private transient WindowProgress progress;
 
         public final transient DefaultInputPort<TimedRecord> input = new DefaultInputPort<>() {
             @Override
@@ -296,7 +293,7 @@ public final class ApexJob {
         /** Deployed again from its checkpoint: with a guarantee, Apex's recovery at work (counted); without one, the run fails. */
         @Override
         public void setup(Context.OperatorContext context) {
-            ExperimentSpec experiment = specOf(spec, password);
+            ExperimentSpec experiment = experiment();
             String what = "processing operator " + context.getId();
             guarantee = experiment.guarantee();
             if (redeployed(experiment, context, what)) {
@@ -307,12 +304,6 @@ public final class ApexJob {
             }
             operator = ProcessingOperator.open(experiment, "apex-" + context.getId());
             operatorId = context.getId();
-            progress = WindowProgress.of(experiment);
-        }
-
-        @Override
-        public void beginWindow(long windowId) {
-            this.windowId = windowId;
         }
 
         /**

@@ -437,14 +437,7 @@ public final class JobRuntime implements AutoCloseable {
 
     /** Waits until every emitted record was processed; false if that took longer than the timeout. */
     public boolean awaitDrained(long timeoutMillis) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (!drained()) {
-            if (System.currentTimeMillis() > deadline) {
-                return false;
-            }
-            Thread.sleep(20);
-        }
-        return true;
+        return Polling.until(this::drained, timeoutMillis);
     }
 
     /**
@@ -459,14 +452,7 @@ public final class JobRuntime implements AutoCloseable {
 
     /** Waits until every worker of the job has pushed its final status; false on timeout. */
     public boolean awaitAllFinal(long timeoutMillis) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (!view().allFinal()) {
-            if (System.currentTimeMillis() > deadline) {
-                return false;
-            }
-            Thread.sleep(10);
-        }
-        return true;
+        return Polling.until(() -> view().allFinal(), timeoutMillis);
     }
 
     /** This worker's status as it pushes it; with the measured window once it finished. */
