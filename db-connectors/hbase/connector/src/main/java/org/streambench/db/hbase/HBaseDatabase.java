@@ -5,11 +5,13 @@ import java.net.Socket;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +19,10 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerMetrics;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.AsyncConnection;
@@ -30,6 +35,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
@@ -336,6 +342,41 @@ public final class HBaseDatabase implements Database {
         } catch (IOException e) {
             throw failure("read the table's durability", e);
         }
+    }
+
+    /**
+     * What the region servers report to the master (every few seconds, hbase.regionserver.msginterval):
+     * the requests they served, and for the regions of the suite's table the read and write
+     * requests and the cells their compactions rewrote. Through the client's Admin, so an external
+     * cluster's figures are seen too.
+     */
+    @Override
+    public Map<String, Long> serverCounters() {
+        long requests = 0;
+        long reads = 0;
+        long writes = 0;
+        long compactedCells = 0;
+        try (Admin admin = connection.getAdmin()) {
+            ClusterMetrics cluster = admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS));
+            for (ServerMetrics server : cluster.getLiveServerMetrics().values()) {
+                requests += server.getRequestCount();
+                for (RegionMetrics region : server.getRegionMetrics().values()) {
+                    if (tableName.equals(RegionInfo.getTable(region.getRegionName()))) {
+                        reads += region.getReadRequestCount();
+                        writes += region.getWriteRequestCount();
+                        compactedCells += region.getCompactedCellCount();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw failure("read the cluster's metrics", e);
+        }
+        Map<String, Long> counters = new TreeMap<>();
+        counters.put("requests", requests);
+        counters.put("table.read_requests", reads);
+        counters.put("table.write_requests", writes);
+        counters.put("table.compacted_cells", compactedCells);
+        return counters;
     }
 
     @Override
