@@ -5,7 +5,7 @@ import org.streambench.model.RunDocument.FaultRecovery;
 import org.streambench.model.RunDocument.Second;
 
 /** How a run's throughput went through its injected fault, read from its per-second series. */
-public final class FaultRecoveries {
+final class FaultRecoveries {
 
     /** Intervals before the fault that make its throughput before. */
     static final int BEFORE_INTERVALS = 10;
@@ -15,7 +15,7 @@ public final class FaultRecoveries {
     private FaultRecoveries() {}
 
     /** The fault that fired at {@code injectedAtEpochMillis} (the job's clock) against {@code seconds}; null without a series after it. */
-    public static FaultRecovery of(List<Second> seconds, long injectedAtEpochMillis) {
+    static FaultRecovery of(List<Second> seconds, long injectedAtEpochMillis) {
         int fault = 0;
         while (fault < seconds.size() && seconds.get(fault).epochMillis() < injectedAtEpochMillis) {
             fault++;
