@@ -166,15 +166,23 @@ class GuaranteesTest {
         Map<String, Object> json = ResultFiles.read(tmp.resolve("run"));
         Map<String, Object> recovery = EndToEndTest.map(json, "recovery");
         assertEquals(value, EndToEndTest.map(recovery, "engineSettings").get(setting), recovery.toString());
-        assertTrue(((Number) recovery.get("restartedInstances")).longValue() >= 1, recovery.toString());
+        long restarted = ((Number) recovery.get("restartedInstances")).longValue();
+        assertTrue(restarted >= 1, recovery.toString());
         Map<String, Object> audit = EndToEndTest.map(recovery, "audit");
         long duplicates = ((Number) audit.get("duplicates")).longValue();
+        long processedAgain = ((Number) recovery.get("recordsProcessedAgain")).longValue();
         if (guarantee.equals("at-least-once")) {
             assertTrue(duplicates > 0, "the retried task applies what it wrote before the failure again: " + audit);
+            // Flink's restart cancels every task: a sync write it interrupted may have reached the database
+            // uncounted (HBase, Cassandra), at most one per restarted instance; seen once, 161 against 160
+            assertTrue(
+                    duplicates >= processedAgain && duplicates <= processedAgain + restarted,
+                    "the audit counts what the job processed again, and at most one interrupted write per"
+                            + " restarted instance more: " + recovery);
         } else {
             assertEquals(0, duplicates, audit.toString());
+            assertEquals(0, processedAgain, recovery.toString());
         }
-        assertEquals(((Number) recovery.get("recordsProcessedAgain")).longValue(), duplicates, recovery.toString());
         assertEquals(0, ((Number) audit.get("losses")).longValue(), audit.toString());
         assertEquals(0, ((Number) audit.get("unexplainedKeys")).longValue(), audit.toString());
         assertEquals(keysUpdated(json), ((Number) audit.get("keysAudited")).longValue(), audit.toString());
