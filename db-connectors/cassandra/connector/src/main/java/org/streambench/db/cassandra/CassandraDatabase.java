@@ -416,7 +416,7 @@ public final class CassandraDatabase implements Database {
         return counters;
     }
 
-    /** A pool's name without case and separators: Cassandra 4 and 5 spell some differently (snake_case, hyphens). */
+    /** A pool's name without case and separators, so it matches however a server version spells it (CamelCase, snake_case, hyphens). */
     private static String poolKey(String name) {
         return name.replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
     }

@@ -66,9 +66,10 @@ public final class RedisDatabase implements Database {
     public void open(DatabaseSettings settings) {
         url = settings.require("url", "redis");
         URI uri = uri(url);
-        prefix = table(settings) + ":";
+        String table = table(settings);
+        prefix = table + ":";
         keyPattern = bytes(prefix + "*");
-        commitsPrefix = table(settings) + "#commits:";
+        commitsPrefix = table + "#commits:";
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(5_000)
                 .socketTimeoutMillis(TIMEOUT_MILLIS)
