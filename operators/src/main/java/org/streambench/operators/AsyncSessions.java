@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import org.streambench.db.Database;
 import org.streambench.db.Databases;
@@ -33,7 +32,7 @@ final class AsyncSessions implements AutoCloseable {
         });
     }
 
-    static AsyncSessions open(ExperimentSpec spec, int size, Consumer<String> failRun) {
+    static AsyncSessions open(ExperimentSpec spec, int size) {
         AsyncSessions sessions = new AsyncSessions(size);
         try {
             for (int i = 0; i < size; i++) {
@@ -44,8 +43,6 @@ final class AsyncSessions implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             sessions.close();
-            failRun.accept("the processing operator could not open its " + size + " " + spec.database()
-                    + " connections for async:" + size + ": " + e.getMessage());
             throw e;
         }
         return sessions;

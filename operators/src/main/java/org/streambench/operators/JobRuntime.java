@@ -505,6 +505,18 @@ public final class JobRuntime implements AutoCloseable {
         return processingByPartition.computeIfAbsent(partition, p -> ProcessingOperator.open(this, "partition-" + p));
     }
 
+    /**
+     * Drops the processing operator kept for {@code partition} after its task failed, without
+     * flushing what it held: the engine's retry opens a new one (the failure may have broken its
+     * connection) and processes those records again.
+     */
+    public void discardProcessingOperator(int partition) {
+        ProcessingOperator operator = processingByPartition.remove(partition);
+        if (operator != null) {
+            operator.abandon();
+        }
+    }
+
     /** Closes the processing operators kept by {@link #processingOperator}. */
     public void closeProcessingOperators() {
         processingByPartition.values().forEach(ProcessingOperator::close);

@@ -1,7 +1,5 @@
 package org.streambench.operators;
 
-import java.io.InterruptedIOException;
-import java.nio.channels.ClosedByInterruptException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -17,7 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.streambench.db.Database;
 import org.streambench.db.Databases;
 import org.streambench.db.StoredRecord;
@@ -33,9 +33,10 @@ import org.streambench.generator.TimedRecord;
  * <li>update: read the entry, add the new values field by field, write the sum back;</li>
  * <li>mixed: read; if found add and update, else insert.</li>
  * </ul>
- * Each read is timed here, never inside a connector, and so is each record's end-to-end latency. A failed call is counted and reported, and
- * it ends the run ({@link JobRuntime#fail}): the run has failed anyway, and a database that stopped
- * answering must not be hammered with calls that cannot succeed.
+ * Each read is timed here, never inside a connector, and so is each record's end-to-end latency. Without
+ * a guarantee a failed call is counted and reported, and it ends the run ({@link JobRuntime#fail}):
+ * the run has failed anyway, and a database that stopped answering must not be hammered with calls
+ * that cannot succeed. Under a guarantee it fails the engine's task, and the engine recovers.
  */
 public final class ProcessingOperator implements AutoCloseable {
 
@@ -61,8 +62,15 @@ public final class ProcessingOperator implements AutoCloseable {
     private final Runnable checkpointFaultCheck;
     /** exactly-once: where the writes wait for their checkpoint to complete; null otherwise. */
     private final CommitOnCheckpoint commits;
-    /** Under a guarantee: the engine cancels and restarts tasks, which interrupts their calls. */
+    /** Under a guarantee: a failed call fails the engine's task, which the engine restarts from its last checkpoint. */
     private final boolean engineRecovers;
+    /** Under a guarantee, the first asynchronous call that failed: the engine's task fails with it. */
+    private final AtomicReference<RuntimeException> asyncFailure = new AtomicReference<>();
+
+    /** How long a restarted operator waits for its database to answer again, under a guarantee. */
+    private static final long DATABASE_RETURN_MILLIS = 60_000;
+
+    private static final long DATABASE_RETRY_MILLIS = 200;
 
     ProcessingOperator(
             Pattern pattern, Database database, Blob.Pool blobs, OperatorMetrics metrics, Consumer<String> failRun) {
@@ -111,19 +119,22 @@ public final class ProcessingOperator implements AutoCloseable {
 
     static ProcessingOperator open(JobRuntime runtime, String instance) {
         ExperimentSpec spec = runtime.spec();
-        Database database;
-        try {
-            database = Databases.open(spec.database(), spec.settings());
-            database.prepareStatements();
-        } catch (RuntimeException e) {
-            // a setup failure ends the job at once, instead of an engine restarting the operator forever
-            runtime.fail(
-                    "the processing operator could not open the " + spec.database() + " connector: " + e.getMessage());
-            throw e;
-        }
+        Database database = whenTheDatabaseAnswers(
+                runtime,
+                () -> {
+                    Database opened = Databases.open(spec.database(), spec.settings());
+                    opened.prepareStatements();
+                    return opened;
+                },
+                "the processing operator could not open the " + spec.database() + " connector");
         AsyncSessions sessions = null;
         if (spec.access().kind() == AccessMode.Kind.ASYNC && !database.asynchronous()) {
-            sessions = AsyncSessions.open(spec, spec.access().size(), runtime::fail);
+            sessions = whenTheDatabaseAnswers(
+                    runtime,
+                    () -> AsyncSessions.open(spec, spec.access().size()),
+                    "the processing operator could not open its "
+                            + spec.access().size() + " " + spec.database() + " connections for async:"
+                            + spec.access().size());
         }
         Fault fault = spec.fault();
         Runnable faultCheck = fault == null
@@ -159,6 +170,34 @@ public final class ProcessingOperator implements AutoCloseable {
                 fault != null && fault.kind() == Fault.Kind.FAIL_CHECKPOINT ? faultCheck : noFault,
                 commits,
                 spec.guarantee().recovers());
+    }
+
+    /**
+     * Opens what {@code open} opens. A failure at the job's start ends the job at once, instead of
+     * an engine restarting the operator forever. Under a guarantee, once the job has started, a
+     * failure means the database went away (a crash, a restart): the operator that the engine
+     * restarts waits for it to answer again, up to {@link #DATABASE_RETURN_MILLIS}, as a connection
+     * pool waits for a connection up to its timeout.
+     */
+    private static <T> T whenTheDatabaseAnswers(JobRuntime runtime, Supplier<T> open, String failure) {
+        boolean waits = runtime.spec().guarantee().recovers() && runtime.started();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DATABASE_RETURN_MILLIS);
+        while (true) {
+            try {
+                return open.get();
+            } catch (RuntimeException e) {
+                if (!waits || System.nanoTime() > deadline || runtime.stopRequested()) {
+                    runtime.fail(failure + ": " + e.getMessage());
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(DATABASE_RETRY_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the database to answer again", e);
+            }
+        }
     }
 
     /**
@@ -201,8 +240,7 @@ public final class ProcessingOperator implements AutoCloseable {
         try {
             commits.commitUpTo(checkpointId);
         } catch (RuntimeException e) {
-            metrics.error(Operation.UPDATE, e);
-            failRun.accept("a database call failed (the commit of checkpoint " + checkpointId + "): " + e);
+            failedCall(Operation.UPDATE, "the commit of checkpoint " + checkpointId, e);
             throw e;
         }
     }
@@ -213,8 +251,7 @@ public final class ProcessingOperator implements AutoCloseable {
         try {
             commits.restore(checkpointId, state);
         } catch (RuntimeException e) {
-            metrics.error(Operation.UPDATE, e);
-            failRun.accept("a database call failed (the commit of restored checkpoint " + checkpointId + "): " + e);
+            failedCall(Operation.UPDATE, "the commit of restored checkpoint " + checkpointId, e);
             throw e;
         }
     }
@@ -264,6 +301,7 @@ public final class ProcessingOperator implements AutoCloseable {
                 }
             }
             case ASYNC -> {
+                throwAsyncFailure();
                 // its outcome reaches the run through failed() and the metrics; flush() waits for it
                 CompletableFuture<Void> unused = processAsync(timed);
             }
@@ -361,12 +399,7 @@ public final class ProcessingOperator implements AutoCloseable {
                 processed(ops.get(i), batch.get(i).intendedEpochNanos());
             }
         } catch (RuntimeException e) {
-            if (cancelledByTheEngine(e)) {
-                throw e;
-            }
-            metrics.error(op, e);
-            failRun.accept("a database call failed (" + op.label() + " of a batch of " + batch.size() + " records, key "
-                    + key + " among them): " + e);
+            failedCall(op, op.label() + " of a batch of " + batch.size() + " records, key " + key + " among them", e);
         }
     }
 
@@ -476,9 +509,19 @@ public final class ProcessingOperator implements AutoCloseable {
         Throwable cause =
                 failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         RuntimeException e = cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
-        metrics.error(op, e);
-        failRun.accept("a database call failed (" + op.label() + " of key " + record.id() + "): " + e);
+        if (engineRecovers) {
+            asyncFailure.compareAndSet(null, e);
+        }
+        failedCall(op, op.label() + " of key " + record.id(), e);
         return null;
+    }
+
+    /** Under a guarantee, an asynchronous call that failed fails the engine's task at its next record or flush. */
+    private void throwAsyncFailure() {
+        RuntimeException failure = asyncFailure.get();
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /** async mode: waits until no call is in flight (the records taken so far are all acknowledged or failed). */
@@ -490,12 +533,13 @@ public final class ProcessingOperator implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             } catch (ExecutionException failedAndReported) {
-                // failed() has reported it and failed the run
+                // failed() has reported it and failed the run, or under a guarantee kept it for below
             }
         }
         if (!lastByKey.isEmpty()) {
             awaitInFlight();
         }
+        throwAsyncFailure();
     }
 
     public void process(TimedRecord timed) {
@@ -531,34 +575,22 @@ public final class ProcessingOperator implements AutoCloseable {
                 require(previous, record);
             }
         } catch (RuntimeException e) {
-            if (cancelledByTheEngine(e)) {
-                throw e;
-            }
-            metrics.error(op, e);
-            failRun.accept("a database call failed (" + op.label() + " of key " + record.id() + "): " + e);
+            failedCall(op, op.label() + " of key " + record.id(), e);
         }
     }
 
     /**
-     * Whether a call failed because the engine interrupted the task to cancel it: a restart under
-     * a guarantee cancels every task, not only the failed one (Flink), and a client such as HBase's
-     * then throws. The record is not processed, not failed: the restart processes it again.
+     * A database call failed ({@code what}). Under a guarantee the engine recovers: the failure is
+     * thrown to it, and it restarts the task from its last checkpoint, which processes the record
+     * again (also when the engine itself interrupted the call to cancel the task, as a restart does).
+     * Without a guarantee the failure is counted and fails the run.
      */
-    private boolean cancelledByTheEngine(RuntimeException failure) {
-        if (!engineRecovers) {
-            return false;
+    private void failedCall(Operation op, String what, RuntimeException e) {
+        if (engineRecovers) {
+            throw e;
         }
-        if (Thread.currentThread().isInterrupted()) {
-            return true;
-        }
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof InterruptedException
-                    || cause instanceof InterruptedIOException
-                    || cause instanceof ClosedByInterruptException) {
-                return true;
-            }
-        }
-        return false;
+        metrics.error(op, e);
+        failRun.accept("a database call failed (" + what + "): " + e);
     }
 
     /** A read of the database, timed; with exactly-once a key's own write not committed yet is read instead, untimed. */
@@ -586,6 +618,23 @@ public final class ProcessingOperator implements AutoCloseable {
     private void require(Optional<StoredRecord> previous, SensorRecord record) {
         if (previous.isEmpty()) {
             throw new IllegalStateException("key " + record.id() + " should exist (prefilled) but was not found");
+        }
+    }
+
+    /** Closes the connections without sending what is pending: after a failure, which the engine recovers from. */
+    public void abandon() {
+        pending.clear();
+        pendingSince.clear();
+        try {
+            if (sessions != null) {
+                sessions.close();
+            }
+        } finally {
+            try {
+                database.close();
+            } catch (RuntimeException brokenAlready) {
+                // the failure that led here may have broken the connection
+            }
         }
     }
 

@@ -103,9 +103,29 @@ class BadInputTest {
                 "--fault|kill@3s|--fault 'kill@3s' must be fail-task@TIME",
                 "--fault|fail-task@١s|--fault 'fail-task@١s' must be fail-task@TIME",
                 "--fault|fail-task@3s|--fault fail-task@3s comes after the run's end (3 s of warm-up and measurement)",
+                "--fault|kill-db@1s|--fault 'kill-db@1s' must be fail-task@TIME, fail-checkpoint@TIME, kill-db@TIME,down=TIME",
+                "--fault|freeze-db@1s,for=0s|--fault 'freeze-db@1s,for=0s': its for must be more than 0",
+                "--fault|kill-db@1s,down=2s|--fault kill-db@1s,down=2s is not over before the run's end (3 s of warm-up"
+                        + " and measurement)",
             })
     void rejectsABadValue(String option, String value, String message) {
         assertRejected(message, option, value);
+    }
+
+    /** A fault on the database kills or stops the server and starts it again: only the suite's own. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "postgresql|--db-url|jdbc:postgresql://127.0.0.1:1/x|--fault kill-db is for the suite's own postgresql"
+                        + " server, which it can stop and start again; leave out --db-url",
+                "noop|--db-setting|callMicros=1|--fault freeze-db is for the suite's own noop server, which it can stop and"
+                        + " start again; the suite has none",
+            })
+    void rejectsAFaultOnADatabaseServerTheSuiteDidNotStart(
+            String database, String option, String value, String message) {
+        String fault = message.contains("kill-db") ? "kill-db@1s,down=1s" : "freeze-db@1s,for=1s";
+        assertRejected(message, "--db", database, option, value, "--fault", fault, "--duration", "5s");
     }
 
     /** An unknown engine or database is refused with the registries' names, whatever folders the tree holds. */

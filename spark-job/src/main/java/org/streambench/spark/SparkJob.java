@@ -137,6 +137,9 @@ public final class SparkJob {
                 operator.snapshotTaken();
             }
         } catch (RuntimeException e) {
+            if (spec.guarantee().recovers()) {
+                runtime.discardProcessingOperator(task.partitionId());
+            }
             // Spark Streaming goes on with the next micro-batch when one fails for good: the run must end instead
             int attempts = SparkEngine.taskAttempts(spec);
             if (task.attemptNumber() + 1 >= attempts) {

@@ -326,7 +326,7 @@ public final class LocalServers {
     }
 
     /** Sends a signal other than SIGTERM (which {@link ProcessHandle#destroy} sends) with kill(1). */
-    private static void signal(ProcessHandle process, String signal) {
+    public static void signal(ProcessHandle process, String signal) {
         if (signal.equals("TERM")) {
             return;
         }

@@ -137,6 +137,7 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
         job.runner(console); // checks the job options
         DatabaseSession.check(base.database(), connection);
         DatabaseSession.checkConnections(base.database(), base.access(), Collections.max(levels), connection);
+        DatabaseSession.checkFault(base, connection);
         Path dir = out != null ? out : RunCommand.defaultResultDir("capacity");
         long stepSeconds = (long) base.warmupSeconds() + base.durationSeconds() + STEP_OVERHEAD_SECONDS;
         console.printf(

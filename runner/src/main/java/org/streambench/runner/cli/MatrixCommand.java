@@ -681,6 +681,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 throw new UserError(refused.getMessage() + " (in the matrix's cell " + cell.id() + ")");
             }
             DatabaseSession.checkConnections(spec.database(), spec.access(), spec.parallelism(), connection);
+            DatabaseSession.checkFault(spec, connection);
             DiskSpace.requireForPrefill(spec, connection);
             specs.add(spec);
         }

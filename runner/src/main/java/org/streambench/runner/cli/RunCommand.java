@@ -106,6 +106,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         ExperimentRunner runner = job.runner(console);
         DatabaseSession.check(spec.database(), connection);
         DatabaseSession.checkConnections(spec.database(), spec.access(), spec.parallelism(), connection);
+        DatabaseSession.checkFault(spec, connection);
         int fillSteps = steps == null ? 1 : Inputs.positiveInt("--steps", steps, " (the steps of the fill, e.g. 5)");
         if (fillSteps > 1 && ceiling) {
             throw new UserError("--ceiling measures beside one run; leave it out of a fill with --steps");

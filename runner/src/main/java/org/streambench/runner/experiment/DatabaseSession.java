@@ -13,6 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
@@ -23,6 +25,8 @@ import org.streambench.local.Home;
 import org.streambench.local.Lease;
 import org.streambench.local.UserError;
 import org.streambench.operators.AccessMode;
+import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.Fault;
 import org.streambench.runner.monitor.ProcessUsage;
 import org.streambench.servers.LocalServers;
 import org.streambench.servers.ServerState;
@@ -34,14 +38,21 @@ import org.streambench.servers.ServerState;
 public final class DatabaseSession implements AutoCloseable {
 
     private static final int PROBE_SECONDS = 20;
+    private static final int KILLED_GONE_SECONDS = 10;
 
     private final String name;
     private final DatabaseProvider provider;
     private final Map<String, String> settings;
-    private final Database database;
+    /** The connection, opened again when the server was started again since ({@link #restartServer}); guarded by this. */
+    private Database database;
+
+    private int connectedAtStart;
     private final LocalServers servers;
     private final boolean stopServerOnClose;
-    private final ServerState localServer;
+    /** The suite's own server (null for an external one) and how often it was started again: shared with {@link #withAddedSettings}. */
+    private final AtomicReference<ServerState> localServer;
+
+    private final AtomicInteger serverStarts;
     private final CleanupOnExit.Registration stopServerOnExit;
     /** This run's lease of the suite's local server, or null for an external one. */
     private final Lease lease;
@@ -53,7 +64,8 @@ public final class DatabaseSession implements AutoCloseable {
             Database database,
             LocalServers servers,
             boolean stopServerOnClose,
-            ServerState localServer,
+            AtomicReference<ServerState> localServer,
+            AtomicInteger serverStarts,
             CleanupOnExit.Registration stopServerOnExit,
             Lease lease) {
         this.name = name;
@@ -63,6 +75,8 @@ public final class DatabaseSession implements AutoCloseable {
         this.servers = servers;
         this.stopServerOnClose = stopServerOnClose;
         this.localServer = localServer;
+        this.serverStarts = serverStarts;
+        this.connectedAtStart = serverStarts.get();
         this.stopServerOnExit = stopServerOnExit;
         this.lease = lease;
     }
@@ -189,6 +203,19 @@ public final class DatabaseSession implements AutoCloseable {
     /** The runner's own connection (reset, prefill, verification) beside the job's. */
     private static final int RUNNER_CONNECTIONS = 1;
 
+    /** Refuses a fault on the database ({@code kill-db}, {@code freeze-db}) where it is not the suite's own server to kill and start again. */
+    public static void checkFault(ExperimentSpec spec, ConnectionOptions connection) {
+        Fault fault = spec.fault();
+        if (fault == null || !fault.kind().onDatabase()) {
+            return;
+        }
+        if (connection.url != null || !LocalServers.supports(spec.database())) {
+            throw new UserError("--fault " + fault.kind().cliName() + " is for the suite's own " + spec.database()
+                    + " server, which it can stop and start again"
+                    + (LocalServers.supports(spec.database()) ? "; leave out --db-url" : "; the suite has none"));
+        }
+    }
+
     public static DatabaseSession open(String name, ConnectionOptions connection, PrintWriter out) {
         check(name, connection);
         DatabaseProvider provider = provider(name);
@@ -237,7 +264,16 @@ public final class DatabaseSession implements AutoCloseable {
         try {
             Database database = Databases.open(name, new DatabaseSettings(settings));
             return new DatabaseSession(
-                    name, provider, settings, database, servers, startedHere, state, stopOnExit, lease);
+                    name,
+                    provider,
+                    settings,
+                    database,
+                    servers,
+                    startedHere,
+                    new AtomicReference<>(state),
+                    new AtomicInteger(),
+                    stopOnExit,
+                    lease);
         } catch (DatabaseException e) {
             stopOnExit.close();
             if (startedHere) {
@@ -256,8 +292,67 @@ public final class DatabaseSession implements AutoCloseable {
         }
     }
 
-    public Database database() {
+    /** The session's connection; after the server was started again, a new one. */
+    public synchronized Database database() {
+        int starts = serverStarts.get();
+        if (connectedAtStart != starts) {
+            closeQuietly(database);
+            database = Databases.open(name, new DatabaseSettings(settings));
+            connectedAtStart = starts;
+        }
         return database;
+    }
+
+    private static void closeQuietly(Database database) {
+        try {
+            database.close();
+        } catch (RuntimeException e) {
+            // a server that died cannot be closed cleanly
+        }
+    }
+
+    /**
+     * Sends {@code signal} (KILL, STOP, CONT) to every process of the suite's own server: the
+     * runner's faults on the database ({@code --fault kill-db}, {@code freeze-db}).
+     */
+    void signalServer(String signal) {
+        ServerState state = requireLocalServer();
+        List<ProcessHandle> processes = serverProcesses();
+        if (processes.isEmpty()) {
+            throw new IllegalStateException("the local " + name + " server (pid " + state.pid() + ") does not run");
+        }
+        processes.forEach(process -> LocalServers.signal(process, signal));
+        if (signal.equals("KILL")) {
+            // a start finds the server still running until every process of it is gone
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(KILLED_GONE_SECONDS);
+            for (ProcessHandle process : processes) {
+                try {
+                    process.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (ExecutionException | TimeoutException e) {
+                    throw new IllegalStateException("process " + process.pid() + " of the local " + name
+                            + " server outlived SIGKILL by " + KILLED_GONE_SECONDS + " s");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** After {@link #signalServer signalServer("KILL")}: starts the server again on its data, as it was started; connections are opened again. */
+    void restartServer() {
+        ServerState state = requireLocalServer();
+        boolean owned = ownedByThisProcess(state);
+        localServer.set(servers.start(name, state.port(), "--db-port", state.profile(), owned));
+        serverStarts.incrementAndGet();
+    }
+
+    private ServerState requireLocalServer() {
+        ServerState state = localServer.get();
+        if (state == null) {
+            throw new IllegalStateException("no local " + name + " server: the suite only injects faults into its own");
+        }
+        return state;
     }
 
     /**
@@ -277,16 +372,18 @@ public final class DatabaseSession implements AutoCloseable {
                 servers,
                 false,
                 localServer,
+                serverStarts,
                 () -> {},
                 null);
     }
 
     /** The suite's own server's processes that still run, with every process they started; empty for an external one. */
     public List<ProcessHandle> serverProcesses() {
-        if (localServer == null) {
+        ServerState state = localServer.get();
+        if (state == null) {
             return List.of();
         }
-        return localServer.processes().stream()
+        return state.processes().stream()
                 .flatMap(process -> process.handle().stream())
                 .flatMap(handle -> ProcessUsage.tree(handle).stream())
                 .toList();
@@ -294,12 +391,12 @@ public final class DatabaseSession implements AutoCloseable {
 
     /** The folder of the suite's own server (its data, its log); empty for an external one. */
     public Optional<Path> serverFolder() {
-        return localServer == null ? Optional.empty() : Optional.of(servers.dir(name));
+        return localServer.get() == null ? Optional.empty() : Optional.of(servers.dir(name));
     }
 
     /** Whether the database is a server the suite started (now or with bench db start), whose processes it can watch. */
     public boolean localServer() {
-        return localServer != null;
+        return localServer.get() != null;
     }
 
     boolean storesData() {
@@ -312,17 +409,20 @@ public final class DatabaseSession implements AutoCloseable {
 
     /** The server's version, labelled when it is the suite's local server; an emulator says so either way. */
     public String version() {
-        return localServer != null ? localServer.version() : database.serverVersion();
+        ServerState state = localServer.get();
+        return state != null ? state.version() : database().serverVersion();
     }
 
     /** The durability profile the suite's own server was started with; null for an external server. */
     String profile() {
-        return localServer == null ? null : localServer.profile().cliName();
+        ServerState state = localServer.get();
+        return state == null ? null : state.profile().cliName();
     }
 
     /** A warning that belongs next to every number measured against this database, or null. */
     public String note() {
-        return localServer != null ? localServer.note() : database.serverCaveat();
+        ServerState state = localServer.get();
+        return state != null ? state.note() : database().serverCaveat();
     }
 
     /**
@@ -332,13 +432,14 @@ public final class DatabaseSession implements AutoCloseable {
     public String settle() {
         String done;
         try {
-            done = database.settle();
+            done = database().settle();
         } catch (DatabaseException e) {
             // e.g. an external server that does not grant the privilege: the run goes on, and its result says so
             done = "nothing settled: " + e.getMessage();
         }
-        if (localServer != null) {
-            done += LocalServers.settle(localServer, settings)
+        ServerState state = localServer.get();
+        if (state != null) {
+            done += LocalServers.settle(state, settings)
                     .map(serverSide -> "; " + serverSide)
                     .orElse("");
         }
@@ -355,9 +456,10 @@ public final class DatabaseSession implements AutoCloseable {
 
     /** As {@link #unreachable()}, waiting {@code probeSeconds} for a new connection's answer. */
     Optional<String> unreachable(int probeSeconds) {
-        if (localServer != null && servers.running(name).isEmpty()) {
-            return Optional.of("the local " + name + " server (pid " + localServer.pid()
-                    + ") is no longer running; see " + servers.dir(name).resolve("server.log"));
+        ServerState state = localServer.get();
+        if (state != null && servers.running(name).isEmpty()) {
+            return Optional.of("the local " + name + " server (pid " + state.pid() + ") is no longer running; see "
+                    + servers.dir(name).resolve("server.log"));
         }
         if (!provider.storesData()) {
             return Optional.empty();
@@ -385,10 +487,8 @@ public final class DatabaseSession implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            database.close();
-        } catch (RuntimeException e) {
-            // a server that died cannot be closed cleanly; stopping it below still matters
+        synchronized (this) {
+            closeQuietly(database);
         }
         if (stopServerOnClose) {
             servers.stop(name);

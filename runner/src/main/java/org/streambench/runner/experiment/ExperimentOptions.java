@@ -87,7 +87,9 @@ public final class ExperimentOptions {
             paramLabel = "KIND@DURATION",
             description = "Inject a fault: fail-task@10s fails a processing operator instance 10 s after the"
                     + " generators start; fail-checkpoint@10s fails one while it takes the first checkpoint after"
-                    + " that (a guarantee only). With a guarantee the engine recovers; with none the run fails.")
+                    + " that (a guarantee only); kill-db@10s,down=5s SIGKILLs the suite's own database server and"
+                    + " starts it again on its data 5 s later; freeze-db@10s,for=5s SIGSTOPs it for 5 s. With a"
+                    + " guarantee the engine recovers; with none the run fails.")
     String fault;
 
     @Option(
@@ -383,7 +385,7 @@ public final class ExperimentOptions {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        if (!engine.injectsFaults()) {
+        if (!parsed.kind().onDatabase() && !engine.injectsFaults()) {
             throw new UserError("--fault is not built for " + engine.name() + " yet");
         }
         if (parsed.kind() == Fault.Kind.FAIL_CHECKPOINT && !guarantee.recovers()) {
@@ -393,6 +395,10 @@ public final class ExperimentOptions {
         if (records == null && parsed.afterMillis() >= runSeconds * 1000) {
             throw new UserError("--fault " + fault.trim() + " comes after the run's end (" + runSeconds
                     + " s of warm-up and measurement); give an earlier time");
+        }
+        if (records == null && parsed.endMillis() >= runSeconds * 1000) {
+            throw new UserError("--fault " + fault.trim() + " is not over before the run's end (" + runSeconds
+                    + " s of warm-up and measurement); give an earlier time or a shorter one");
         }
         return parsed;
     }

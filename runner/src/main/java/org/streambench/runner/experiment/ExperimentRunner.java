@@ -190,7 +190,6 @@ public final class ExperimentRunner {
             FillStep fill)
             throws IOException, InterruptedException {
         EngineProvider engine = Engines.parse(spec.engine());
-        Database database = session.database();
         boolean storesData = session.storesData();
         String databaseVersion = session.version();
 
@@ -206,6 +205,7 @@ public final class ExperimentRunner {
         JobLauncher.Job job = launcher.launch(engine, spec, dir, jobTmp, jobHeap, dir.resolve(JOB_LOG));
         StallWatch stallWatch = new StallWatch(() -> session.unreachable(STALL_PROBE_SECONDS));
         ResourceWatch resources = spec.bounded() ? ResourceWatch.NONE : resourceWatch(session, launcher, job);
+        DatabaseFault databaseFault = DatabaseFault.of(spec.fault(), session, out);
         try (CleanupOnExit.Registration endJob = CleanupOnExit.register("stop the job JVM", () -> end(job, dir));
                 ScrapeTargets.Registration target = new ScrapeTargets(Home.work())
                         .add(
@@ -220,7 +220,7 @@ public final class ExperimentRunner {
                 out.printf(Locale.ROOT, "prefilling %,d keys with %,d-byte BLOBs ...%n", spec.keys(), spec.blobBytes());
                 long start = System.nanoTime();
                 Blob.Pool blobs = Blob.pool(spec);
-                database.prefill(spec.keys(), RecordGenerator::prefill, i -> blobs.forKey(Keys.existing(i)));
+                session.database().prefill(spec.keys(), RecordGenerator::prefill, i -> blobs.forKey(Keys.existing(i)));
                 double prefillSeconds = (System.nanoTime() - start) / 1e9;
                 out.printf(
                         Locale.ROOT,
@@ -232,16 +232,32 @@ public final class ExperimentRunner {
             phases.lap("prefill");
             settled = session.settle();
             out.println("settled: " + settled);
-            rowsBefore = database.countRows();
+            rowsBefore = session.database().countRows();
             phases.lap("settle");
-            sample(job, spec, collector, steadyWarmup, dir.resolve(JOB_LOG), seconds, phases, stallWatch, resources);
+            sample(
+                    job,
+                    spec,
+                    collector,
+                    steadyWarmup,
+                    dir.resolve(JOB_LOG),
+                    seconds,
+                    phases,
+                    stallWatch,
+                    resources,
+                    databaseFault::recordsFlowing);
         } catch (JobFailure failure) {
             error = failure.getMessage();
         } finally {
-            end(job, dir);
+            try {
+                end(job, dir);
+            } finally {
+                databaseFault.close();
+            }
             phases.lap("stop");
         }
-
+        if (databaseFault.failure() != null) {
+            error = error == null ? databaseFault.failure() : error + "; " + databaseFault.failure();
+        }
         Optional<String> failure = collector.failure();
         if (error == null && (failure.isPresent() || !collector.allFinal())) {
             error = "the " + engine.name() + " job " + describeEnd(job, dir.resolve(JOB_LOG), failure);
@@ -257,8 +273,19 @@ public final class ExperimentRunner {
         if (error != null) {
             Optional<String> unreachable = session.unreachable().or(stallWatch::finding);
             error += unreachable.map(problem -> "; " + problem).orElse("");
+            if (databaseFault.failure() == null && databaseFault.injectedAtEpochMillis() > 0) {
+                error += " (after the injected fault " + spec.fault() + ")";
+            }
         }
         stallWatch.close();
+        Database database = null;
+        try {
+            database = session.database();
+        } catch (DatabaseException e) {
+            error = (error == null ? "" : error + "; ") + "the database cannot be reached after the run: "
+                    + e.getMessage();
+            finished = false;
+        }
         Verification verification = null;
         if (finished) {
             out.println("verifying the database ...");
@@ -293,9 +320,7 @@ public final class ExperimentRunner {
                     report == null ? 0 : report.restartedInstances(),
                     report == null ? 0 : Math.max(0, report.totalProcessed() - report.totalEmitted()),
                     audit,
-                    report == null || report.faultInjectedAtEpochMillis() == 0
-                            ? null
-                            : FaultRecoveries.of(seconds, report.faultInjectedAtEpochMillis()));
+                    faultRecovery(seconds, report, databaseFault));
         }
         Environment environment = new Environment(
                 launcher.cluster(),
@@ -493,7 +518,17 @@ public final class ExperimentRunner {
 
     public void sample(Process job, ExperimentSpec spec, JobCollector collector, Path jobLog, List<Second> seconds)
             throws InterruptedException, JobFailure {
-        sample(() -> job, spec, collector, false, jobLog, seconds, new Phases(), StallWatch.NONE, ResourceWatch.NONE);
+        sample(
+                () -> job,
+                spec,
+                collector,
+                false,
+                jobLog,
+                seconds,
+                new Phases(),
+                StallWatch.NONE,
+                ResourceWatch.NONE,
+                () -> {});
     }
 
     /**
@@ -510,10 +545,12 @@ public final class ExperimentRunner {
             List<Second> seconds,
             Phases phases,
             StallWatch stallWatch,
-            ResourceWatch resources)
+            ResourceWatch resources,
+            Runnable recordsFlowing)
             throws InterruptedException, JobFailure {
         MetricsScraper.Snapshot previous = awaitFirstRecords(job, spec, collector, jobLog);
         phases.lap("jobStart");
+        recordsFlowing.run();
         if (previous == null) {
             return; // a bounded run so short that it was over before the first sample
         }
@@ -607,6 +644,15 @@ public final class ExperimentRunner {
             }
             Thread.sleep(20);
         }
+    }
+
+    /** How the run recovered from its injected fault (the runner's own on the database, or the job's), or null without one. */
+    private static RunDocument.FaultRecovery faultRecovery(
+            List<Second> seconds, JobReport report, DatabaseFault databaseFault) {
+        long injected = databaseFault.injectedAtEpochMillis() > 0
+                ? databaseFault.injectedAtEpochMillis()
+                : report == null ? 0 : report.faultInjectedAtEpochMillis();
+        return injected == 0 ? null : FaultRecoveries.of(seconds, injected);
     }
 
     /** Why an unbounded run that ended as planned has no numbers to show, or null: it is never "ok". */
