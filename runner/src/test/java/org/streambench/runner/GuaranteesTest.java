@@ -228,13 +228,14 @@ class GuaranteesTest {
      * task fails to the engine, which restarts it from its last checkpoint; the restarted operator
      * waits for the server to answer again. Exactly-once then leaves every effect once on every
      * engine (what a killed commit did not make durable is committed again from the checkpoint),
-     * and at-least-once on Cassandra loses nothing and counts what it applied twice.
+     * also on MariaDB, and at-least-once on Cassandra loses nothing and counts what it applied twice.
      */
     @ParameterizedTest
     @CsvSource({
         "flink, postgresql, exactly-once, 5s",
         "spark, postgresql, exactly-once, 5s",
         "apex, postgresql, exactly-once, 5s",
+        "spark, mariadb, exactly-once, 5s",
         "flink, cassandra, at-least-once, 25s"
     })
     void everyEngineRecoversFromItsDatabaseServerKilledAndStartedAgain(

