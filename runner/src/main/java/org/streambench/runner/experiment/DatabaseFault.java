@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.streambench.generator.EpochClock;
 import org.streambench.local.CleanupOnExit;
+import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.Fault;
 
 /**
@@ -13,14 +14,16 @@ import org.streambench.operators.Fault;
  * --fault kill-db@T,down=D}: SIGKILL, then a start on the same data D later; {@code
  * freeze-db@T,for=D}: SIGSTOP, then SIGCONT D later), on a thread of its own, T after the records
  * started flowing. {@link #close} ends the fault at once if it is still on: the server always runs
- * again before the run verifies it, also when the run failed or is interrupted.
+ * again before the run verifies it, also when the run failed. An interrupted runner continues a
+ * frozen server, and leaves a killed one down ({@link #endAtExit}).
  */
 final class DatabaseFault {
 
     /** No fault on the database. */
-    static final DatabaseFault NONE = new DatabaseFault(null, null, null);
+    static final DatabaseFault NONE = new DatabaseFault(null, null, null, null);
 
     private final Fault fault;
+    private final String database;
     private final DatabaseSession session;
     private final PrintWriter out;
     private Thread thread;
@@ -33,15 +36,19 @@ final class DatabaseFault {
     /** Why ending the fault failed, or null; guarded by this. */
     private String failure;
 
-    private DatabaseFault(Fault fault, DatabaseSession session, PrintWriter out) {
+    private DatabaseFault(Fault fault, String database, DatabaseSession session, PrintWriter out) {
         this.fault = fault;
+        this.database = database;
         this.session = session;
         this.out = out;
     }
 
     /** The spec's fault, if it is one on the database; {@link #NONE} otherwise. */
-    static DatabaseFault of(Fault fault, DatabaseSession session, PrintWriter out) {
-        return fault != null && fault.kind().onDatabase() ? new DatabaseFault(fault, session, out) : NONE;
+    static DatabaseFault of(ExperimentSpec spec, DatabaseSession session, PrintWriter out) {
+        Fault fault = spec.fault();
+        return fault != null && fault.kind().onDatabase()
+                ? new DatabaseFault(fault, spec.database(), session, out)
+                : NONE;
     }
 
     /** The records flow: the fault's time counts from now. */
@@ -61,7 +68,7 @@ final class DatabaseFault {
                 return; // the run ended before the fault was due
             }
             try (CleanupOnExit.Registration endOnExit = CleanupOnExit.register(
-                    "end the injected fault " + fault + " (the database server runs again)", this::end)) {
+                    "end the injected fault " + fault + " (the database server runs again)", this::endAtExit)) {
                 synchronized (this) {
                     session.signalServer(fault.kind() == Fault.Kind.KILL_DB ? "KILL" : "STOP");
                     on = true;
@@ -84,6 +91,24 @@ final class DatabaseFault {
             synchronized (this) {
                 failure = "the injected fault " + fault + " failed: " + e.getMessage();
             }
+        }
+    }
+
+    /**
+     * The runner exits while the fault is on: a frozen server is continued. A killed one stays down,
+     * as an exiting runner starts no server (its clean-up could not stop it); one that this run did
+     * not start is named, so that its user starts it again.
+     */
+    private synchronized void endAtExit() {
+        if (!on || fault.kind() != Fault.Kind.KILL_DB) {
+            end();
+            return;
+        }
+        on = false;
+        if (!session.serverOwnedHere()) {
+            out.println("the injected fault " + fault + " left the " + database
+                    + " server down; start it again with ./bench db start " + database);
+            out.flush();
         }
     }
 

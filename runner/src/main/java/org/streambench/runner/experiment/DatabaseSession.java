@@ -342,9 +342,14 @@ public final class DatabaseSession implements AutoCloseable {
     /** After {@link #signalServer signalServer("KILL")}: starts the server again on its data, as it was started; connections are opened again. */
     void restartServer() {
         ServerState state = requireLocalServer();
-        boolean owned = ownedByThisProcess(state);
-        localServer.set(servers.start(name, state.port(), "--db-port", state.profile(), owned));
+        localServer.set(servers.start(name, state.port(), "--db-port", state.profile(), serverOwnedHere()));
         serverStarts.incrementAndGet();
+    }
+
+    /** Whether the suite's own server was started for this run, which stops it at its end. */
+    boolean serverOwnedHere() {
+        ServerState state = localServer.get();
+        return state != null && ownedByThisProcess(state);
     }
 
     private ServerState requireLocalServer() {

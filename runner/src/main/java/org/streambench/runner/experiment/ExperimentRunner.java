@@ -205,7 +205,7 @@ public final class ExperimentRunner {
         JobLauncher.Job job = launcher.launch(engine, spec, dir, jobTmp, jobHeap, dir.resolve(JOB_LOG));
         StallWatch stallWatch = new StallWatch(() -> session.unreachable(STALL_PROBE_SECONDS));
         ResourceWatch resources = spec.bounded() ? ResourceWatch.NONE : resourceWatch(session, launcher, job);
-        DatabaseFault databaseFault = DatabaseFault.of(spec.fault(), session, out);
+        DatabaseFault databaseFault = DatabaseFault.of(spec, session, out);
         try (CleanupOnExit.Registration endJob = CleanupOnExit.register("stop the job JVM", () -> end(job, dir));
                 ScrapeTargets.Registration target = new ScrapeTargets(Home.work())
                         .add(
