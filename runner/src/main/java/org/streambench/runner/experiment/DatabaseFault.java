@@ -67,8 +67,8 @@ final class DatabaseFault {
             if (closing.await(fault.afterMillis(), TimeUnit.MILLISECONDS)) {
                 return; // the run ended before the fault was due
             }
-            try (CleanupOnExit.Registration endOnExit = CleanupOnExit.register(
-                    "end the injected fault " + fault + " (the database server runs again)", this::endAtExit)) {
+            try (CleanupOnExit.Registration endOnExit =
+                    CleanupOnExit.register("end the injected fault " + fault, this::endAtExit)) {
                 synchronized (this) {
                     session.signalServer(fault.kind() == Fault.Kind.KILL_DB ? "KILL" : "STOP");
                     on = true;
