@@ -64,6 +64,7 @@ public final class ApexOnYarn {
         client.addTag(settings.getProperty("tag"));
         client.start();
         boolean submitted = false;
+        boolean drained = false;
         try {
             client.startApplication();
             submitted = true;
@@ -77,11 +78,16 @@ public final class ApexOnYarn {
                 throw new IllegalStateException(
                         "Apex did not process every emitted record within " + DRAIN_TIMEOUT_MILLIS + " ms");
             }
+            drained = true;
         } finally {
-            if (submitted) {
-                kill(client);
+            // a drained job is killed at the halt, once every worker pushed its final status (JobMain):
+            // killed here, a container's worker could die before it pushed its own, failing the run
+            if (!drained) {
+                if (submitted) {
+                    kill(client);
+                }
+                client.stop();
             }
-            client.stop();
         }
     }
 
