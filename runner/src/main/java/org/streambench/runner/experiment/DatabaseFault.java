@@ -143,6 +143,9 @@ final class DatabaseFault {
 
     /** Stops the fault's thread and ends a fault that is still on: the server runs again. */
     void close() throws InterruptedException {
+        if (fault == null) {
+            return; // NONE is shared by every run without a fault on the database: it holds nothing to end
+        }
         Thread running;
         synchronized (this) {
             running = thread;
