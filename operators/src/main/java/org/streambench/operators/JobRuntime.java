@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 import org.streambench.generator.EpochClock;
 
@@ -284,7 +285,7 @@ public final class JobRuntime implements AutoCloseable {
             if (failure != null) {
                 return;
             }
-            failure = reason;
+            failure = oneLine(reason);
         }
         requestStop();
         pushQuietly();
@@ -298,6 +299,15 @@ public final class JobRuntime implements AutoCloseable {
      */
     public boolean firstSetup(String key) {
         return setUp.add(key);
+    }
+
+    /** A database's message over several lines (PostgreSQL's "Position:", "Detail:") as the one line a run's error is. */
+    static String oneLine(String reason) {
+        return reason.strip()
+                .lines()
+                .map(String::strip)
+                .filter(line -> !line.isEmpty())
+                .collect(Collectors.joining("; "));
     }
 
     /** Why the run failed, or null. */

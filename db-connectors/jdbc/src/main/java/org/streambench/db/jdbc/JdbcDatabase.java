@@ -1,5 +1,6 @@
 package org.streambench.db.jdbc;
 
+import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -565,7 +566,13 @@ public abstract class JdbcDatabase implements Database {
         readAllStatements.clear();
     }
 
+    /**
+     * PostgreSQL's failed batch says the whole rewritten statement, every value and BLOB of the
+     * batch in one message, and the reason in its next exception: the reason is what a run says.
+     */
     private DatabaseException failure(String what, SQLException e) {
-        return new DatabaseException(name() + ": could not " + what + ": " + DatabaseException.firstLine(e), e);
+        SQLException reason =
+                e instanceof BatchUpdateException && e.getNextException() != null ? e.getNextException() : e;
+        return new DatabaseException(name() + ": could not " + what + ": " + DatabaseException.firstLine(reason), e);
     }
 }
