@@ -30,6 +30,12 @@ public final class ApexEngine implements EngineProvider {
     /** Apex's streaming window, its default (this class loads no Apex class: the runner reads it without them). */
     static final int WINDOW_MILLIS = 500;
 
+    /**
+     * How often Apex deploys a failed processing operator again before it shuts the application
+     * down ({@code RECOVERY_ATTEMPTS}, unlimited by default): as many as Flink's restarts.
+     */
+    static final int RECOVERY_ATTEMPTS = 3;
+
     /** The streaming windows between two checkpoints that make the spec's checkpoint interval (at least 1). */
     static int checkpointWindows(ExperimentSpec spec) {
         long windows = (spec.checkpointIntervalMillis() + WINDOW_MILLIS - 1) / WINDOW_MILLIS;
@@ -106,7 +112,8 @@ public final class ApexEngine implements EngineProvider {
      * windows, a failed processing operator deployed again from its last checkpoint and the windows
      * since replayed to it by the buffer server. Exactly-once commits each window's writes with its
      * window id, as Malhar's transactionable output operators do (ApexJob), which takes no attribute
-     * of Apex's. Without a guarantee a redeployment fails the run, and no attribute changes.
+     * of Apex's. A processing operator that failed more than {@code RECOVERY_ATTEMPTS} times ends
+     * the application. Without a guarantee a redeployment fails the run, and no attribute changes.
      */
     @Override
     public Map<String, String> guaranteeSettings(ExperimentSpec spec) {
@@ -117,6 +124,7 @@ public final class ApexEngine implements EngineProvider {
         settings.put("STREAMING_WINDOW_SIZE_MILLIS", Integer.toString(WINDOW_MILLIS));
         settings.put("CHECKPOINT_WINDOW_COUNT", Integer.toString(checkpointWindows(spec)));
         settings.put("PROCESSING_MODE", "AT_LEAST_ONCE");
+        settings.put("RECOVERY_ATTEMPTS", Integer.toString(RECOVERY_ATTEMPTS));
         return settings;
     }
 

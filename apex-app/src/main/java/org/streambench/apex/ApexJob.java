@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.streambench.generator.TimedRecord;
 import org.streambench.operators.ExperimentSpec;
@@ -78,11 +79,23 @@ public final class ApexJob {
         }
         controller.runAsync();
         JobRuntime runtime = JobRuntime.of(spec);
+        WindowProgress progress = WindowProgress.of(spec);
+        BooleanSupplier shutDown = () -> controller instanceof StramLocalCluster cluster && cluster.isFinished();
         try {
-            runtime.awaitGeneratorsDone();
-            boolean processed = spec.guarantee() == Guarantee.AT_LEAST_ONCE
-                    ? WindowProgress.of(spec).awaitProcessedThroughGenerators(DRAIN_TIMEOUT_MILLIS)
-                    : runtime.awaitDrained(DRAIN_TIMEOUT_MILLIS);
+            while (!runtime.generatorsDone() && !shutDown.getAsBoolean()) {
+                Thread.sleep(20);
+            }
+            boolean processed = Polling.until(
+                    () -> shutDown.getAsBoolean()
+                            || (spec.guarantee() == Guarantee.AT_LEAST_ONCE
+                                    ? progress.processedThroughGenerators()
+                                    : runtime.drained()),
+                    DRAIN_TIMEOUT_MILLIS);
+            if (shutDown.getAsBoolean()) {
+                throw new IllegalStateException("apex shut the application down after the processing operator"
+                        + " failed more than " + ApexEngine.RECOVERY_ATTEMPTS + " times (RECOVERY_ATTEMPTS); the last"
+                        + " failure: " + progress.lastFailure());
+            }
             if (!processed) {
                 throw new IllegalStateException(
                         "Apex did not process every emitted record within " + DRAIN_TIMEOUT_MILLIS + " ms");
@@ -126,6 +139,8 @@ public final class ApexJob {
             if (spec.guarantee().recovers()) {
                 dag.setAttribute(Context.DAGContext.STREAMING_WINDOW_SIZE_MILLIS, ApexEngine.WINDOW_MILLIS);
                 dag.setAttribute(Context.DAGContext.CHECKPOINT_WINDOW_COUNT, ApexEngine.checkpointWindows(spec));
+                dag.setOperatorAttribute(
+                        processing, Context.OperatorContext.RECOVERY_ATTEMPTS, ApexEngine.RECOVERY_ATTEMPTS);
             }
             DAG.StreamMeta stream = dag.addStream("records", generator.output, processing.input);
             String locality = spec.engineSetting("streamLocality", "none");
@@ -140,7 +155,8 @@ public final class ApexJob {
      * the count of processed records reaches what was emitted before the last ones are through. A
      * window holds the same records in every operator, so once every processing partition ended a
      * window at or past the one in which every generator had ended, each emitted record was
-     * processed and flushed at least once. In this JVM: a guarantee runs in local mode only, where
+     * processed and flushed at least once. Also the last failure of a processing operator, for the
+     * line that ends a run Apex gave up on. In this JVM: a guarantee runs in local mode only, where
      * every container is a thread of the job's JVM.
      */
     static final class WindowProgress {
@@ -150,6 +166,7 @@ public final class ApexJob {
         private final int partitions;
         private final Map<Integer, Long> generatorEndedIn = new ConcurrentHashMap<>();
         private final Map<Integer, Long> processedThrough = new ConcurrentHashMap<>();
+        private volatile String lastFailure = "none seen";
 
         private WindowProgress(ExperimentSpec spec) {
             generators = spec.generatorParallelism();
@@ -181,8 +198,14 @@ public final class ApexJob {
             return processedThrough.values().stream().allMatch(window -> window >= lastWindow);
         }
 
-        boolean awaitProcessedThroughGenerators(long timeoutMillis) throws InterruptedException {
-            return Polling.until(this::processedThroughGenerators, timeoutMillis);
+        /** A processing operator failed with {@code e}, which Apex sees: it deploys the operator again, or gives up. */
+        RuntimeException failed(RuntimeException e) {
+            lastFailure = e.toString().lines().findFirst().orElse("");
+            return e;
+        }
+
+        String lastFailure() {
+            return lastFailure;
         }
     }
 
@@ -281,7 +304,11 @@ public final class ApexJob {
         public final transient DefaultInputPort<TimedRecord> input = new DefaultInputPort<>() {
             @Override
             public void process(TimedRecord record) {
-                operator.accept(record);
+                try {
+                    operator.accept(record);
+                } catch (RuntimeException e) {
+                    throw progress.failed(e);
+                }
             }
 
             @Override
@@ -302,7 +329,11 @@ public final class ApexJob {
                 }
                 JobRuntime.of(experiment).restartedInstance();
             }
-            operator = ProcessingOperator.open(experiment, "apex-" + context.getId());
+            try {
+                operator = ProcessingOperator.open(experiment, "apex-" + context.getId());
+            } catch (RuntimeException e) {
+                throw progress.failed(e);
+            }
             operatorId = context.getId();
         }
 
@@ -315,13 +346,17 @@ public final class ApexJob {
          */
         @Override
         public void endWindow() {
-            operator.flush();
-            if (guarantee == Guarantee.EXACTLY_ONCE) {
-                operator.sealEpoch(windowId);
-                operator.snapshotTaken();
-                operator.commitUpTo(windowId);
-            } else {
-                operator.snapshotTaken();
+            try {
+                operator.flush();
+                if (guarantee == Guarantee.EXACTLY_ONCE) {
+                    operator.sealEpoch(windowId);
+                    operator.snapshotTaken();
+                    operator.commitUpTo(windowId);
+                } else {
+                    operator.snapshotTaken();
+                }
+            } catch (RuntimeException e) {
+                throw progress.failed(e);
             }
             progress.processed(operatorId, windowId);
         }

@@ -5,11 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -290,6 +300,70 @@ class GuaranteesTest {
         }
     }
 
+    /**
+     * A failure that recovery does not cure: the table renamed mid-run, so every write fails again
+     * after each restart. Each engine gives up after its own bound (Flink's 3 restarts, Spark's 4
+     * attempts of a task, Apex's {@code RECOVERY_ATTEMPTS} 3; Apex's default has no bound) and the
+     * run fails in one line with the database's error, long before its measured window ends.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"flink", "spark", "apex"})
+    void everyEngineGivesUpOnAFailureThatEveryRestartMeetsAgain(String engine, @TempDir Path tmp) throws Exception {
+        Map<String, String> settings = TestServers.start("postgresql").settings();
+        ExecutorService background = Executors.newSingleThreadExecutor();
+        try (Connection connection = DriverManager.getConnection(
+                        settings.get("url"), settings.get("user"), settings.get("password"));
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS sensor_records"); // an earlier run's rows are not this run's
+            long started = System.nanoTime();
+            Future<CliResult> running = background.submit(
+                    () -> run(tmp, engine, "postgresql", "sync", "exactly-once", null, "insert", "60s"));
+            while (committedRows(statement) == 0) {
+                assertFalse(running.isDone(), () -> "the run ended before a record was committed: " + result(running));
+                Thread.sleep(100);
+            }
+            statement.execute("ALTER TABLE sensor_records RENAME TO sensor_records_gone");
+            CliResult run = running.get(5, TimeUnit.MINUTES);
+            assertEquals(1, run.code(), run.toString());
+            String error = (String) ResultFiles.read(tmp.resolve("run")).get("error");
+            System.out.printf("%s gave up after %.1f s: %s%n", engine, (System.nanoTime() - started) / 1e9, error);
+            assertTrue(error.contains("relation \"sensor_records\" does not exist"), error);
+            assertEquals(1, error.lines().count(), error);
+            assertTrue(error.length() < 500, "a line to read, not the failed batch's values: " + error);
+            if (engine.equals("apex")) {
+                assertTrue(error.contains("failed more than 3 times (RECOVERY_ATTEMPTS)"), error);
+            }
+            assertTrue(
+                    System.nanoTime() - started < TimeUnit.SECONDS.toNanos(60),
+                    "the run gave up before its 60 s window ended: " + run);
+        } finally {
+            background.shutdownNow();
+            try (Connection connection = DriverManager.getConnection(
+                            settings.get("url"), settings.get("user"), settings.get("password"));
+                    Statement statement = connection.createStatement()) {
+                statement.execute("DROP TABLE IF EXISTS sensor_records_gone");
+            }
+        }
+    }
+
+    /** The rows of the run's table, 0 while it does not exist yet (the run creates it). */
+    private static long committedRows(Statement statement) {
+        try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM sensor_records")) {
+            rows.next();
+            return rows.getLong(1);
+        } catch (SQLException notYet) {
+            return 0;
+        }
+    }
+
+    private static String result(Future<CliResult> done) {
+        try {
+            return done.get().toString();
+        } catch (InterruptedException | ExecutionException e) {
+            return e.toString();
+        }
+    }
+
     private static CliResult run(Path tmp, String database, String access, String guarantee, String fault)
             throws Exception {
         return run(tmp, database, access, guarantee, fault, "update");
@@ -341,8 +415,6 @@ class GuaranteesTest {
                 guarantee,
                 "--checkpoint-interval",
                 "500ms",
-                "--fault",
-                fault,
                 "--duration",
                 duration,
                 "--warmup",
@@ -351,6 +423,9 @@ class GuaranteesTest {
                 "0",
                 "--out",
                 tmp.resolve("run").toString()));
+        if (fault != null) {
+            args.addAll(List.of("--fault", fault));
+        }
         return CliResult.bench(args.toArray(String[]::new));
     }
 }
