@@ -183,7 +183,12 @@ class ChaosTest {
                         "the faulty matrix still runs after 20 minutes");
                 Thread.sleep(200);
             }
-            assertEquals(faults.keySet(), injected.keySet(), "every scheduled fault was injected: " + injected);
+            String runnerLog = Files.readString(tmp.resolve("runner-" + runners.size() + ".log"));
+            assertEquals(
+                    faults.keySet(),
+                    injected.keySet(),
+                    "every scheduled fault was injected: " + injected + "; the runner (exit " + runner.exitValue()
+                            + ") said:\n" + runnerLog);
 
             JsonNode journal = JSON.readTree(out.resolve(Journal.FILE).toFile());
             System.out.printf("chaos seed %d: after the faults (%d runner starts):%n", seed, runners.size());
@@ -211,8 +216,7 @@ class ChaosTest {
                                     + ") failed without naming its cause: " + reason);
                 }
             }
-            String last = Files.readString(tmp.resolve("runner-" + runners.size() + ".log"));
-            assertEquals(failedCells == 0 ? 0 : 1, runner.exitValue(), last);
+            assertEquals(failedCells == 0 ? 0 : 1, runner.exitValue(), runnerLog);
 
             Process retry = Processes.bench(
                     work, tmp.resolve("retry.log"), "matrix", "--resume", out.toString(), "--retry-failed");
