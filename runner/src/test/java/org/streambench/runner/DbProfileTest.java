@@ -14,6 +14,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
@@ -82,15 +85,52 @@ class DbProfileTest {
         }
     }
 
-    @Test
-    void aFastHbaseTableWritesItsWalAsynchronously() {
+    @ParameterizedTest
+    @CsvSource({"FAST, ASYNC_WAL", "DURABLE, FSYNC_WAL"})
+    void anHbaseTableOfAProfileWritesItsWalAsThatProfileSays(DbProfile profile, String durability) {
         Map<String, String> settings = new HashMap<>(TestServers.start("hbase").settings());
-        settings.putAll(LocalServers.profileSettings("hbase", DbProfile.FAST));
+        settings.putAll(LocalServers.profileSettings("hbase", profile));
         settings.put("table", "profile_test");
         try (Database db = Databases.open("hbase", new DatabaseSettings(settings))) {
             db.resetSchema();
-            assertEquals(Map.of("tableDurability", "ASYNC_WAL"), db.durabilitySettings());
+            assertEquals(Map.of("tableDurability", durability), db.durabilitySettings());
         }
+    }
+
+    @Test
+    void aDurableRedisFsyncsEveryWriteToItsAppendOnlyFile() {
+        LocalServers servers = new LocalServers(tmp.resolve("work"), new PrintWriter(System.out, true));
+        try {
+            ServerState state = servers.start("redis", TestServers.freePort(), "--port", DbProfile.DURABLE);
+            assertEquals(DbProfile.DURABLE, state.profile());
+            try (Database db = Databases.open("redis", new DatabaseSettings(state.settings()))) {
+                Map<String, String> durability = db.durabilitySettings();
+                assertEquals("yes", durability.get("appendonly"), durability.toString());
+                assertEquals("always", durability.get("appendfsync"), durability.toString());
+            }
+        } finally {
+            servers.stop("redis");
+        }
+    }
+
+    /** A store that keeps nothing on disk has no durable profile: refused in one line, before anything starts. */
+    @ParameterizedTest
+    @ValueSource(strings = {"hazelcast", "ignite", "mongodb"})
+    void aStoreWithoutADiskRefusesTheDurableProfile(String database) throws Exception {
+        Path work = tmp.resolve("work");
+        TestRuns.withWork(work, () -> {
+            Path out = tmp.resolve("refused");
+            CliResult run =
+                    CliResult.bench("run", "--db", database, "--db-profile", "durable", "--out", out.toString());
+            assertEquals(2, run.code(), run.toString());
+            assertEquals(
+                    "bench: " + database
+                            + " keeps nothing on disk, so it has no durable profile; leave out --db-profile",
+                    run.err().strip().lines().findFirst().orElse(""),
+                    run.toString());
+            assertFalse(out.toFile().exists(), "refused before anything was written");
+            assertFalse(work.resolve("servers").resolve(database).toFile().exists(), "no server was started");
+        });
     }
 
     private static String[] runArgs(int port, Path out, String... options) {

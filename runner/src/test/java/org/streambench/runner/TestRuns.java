@@ -2,7 +2,9 @@ package org.streambench.runner;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import org.streambench.servers.ServerState;
+import org.streambench.servers.TestServers;
 
 /** What the runner's tests share besides the servers: a work folder of their own, run options. */
 final class TestRuns {
@@ -16,6 +18,8 @@ final class TestRuns {
 
     /** Runs {@code test} with the suite's work folder (local servers, monitoring) at {@code work}. */
     static void withWork(Path work, TestBody test) throws Exception {
+        // loaded first: loading TestServers (a free port, inside the test) sets the work folder to its own
+        Objects.requireNonNull(TestServers.WORK);
         String previous = System.getProperty("streambench.work");
         System.setProperty("streambench.work", work.toString());
         try {

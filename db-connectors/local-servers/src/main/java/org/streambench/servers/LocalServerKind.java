@@ -28,6 +28,11 @@ public interface LocalServerKind {
      */
     List<String> command(Path dir, int port, String password, DbProfile profile) throws IOException;
 
+    /** Whether the server runs with {@code profile}: one that keeps nothing on disk is never {@link DbProfile#DURABLE}. */
+    default boolean supports(DbProfile profile) {
+        return true;
+    }
+
     /** Connector settings that reach the secured server on {@code port}. */
     Map<String, String> settings(int port, String password);
 

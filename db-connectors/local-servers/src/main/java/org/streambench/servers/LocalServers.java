@@ -58,6 +58,14 @@ public final class LocalServers {
         return kinds().containsKey(database);
     }
 
+    /** Refuses {@code profile} for a server that cannot run with it (durable, for one that keeps nothing on disk). */
+    public static void requireSupported(String database, DbProfile profile) {
+        if (!kind(database).supports(profile)) {
+            throw new UserError(database + " keeps nothing on disk, so it has no " + profile.cliName()
+                    + " profile; leave out --db-profile");
+        }
+    }
+
     /** The databases with a local server, in the connectors' order (a server whose connector is missing last). */
     public static List<String> supported() {
         List<String> inOrder = new ArrayList<>(Databases.names());
@@ -138,6 +146,7 @@ public final class LocalServers {
      */
     public ServerState start(String database, int port, String portOption, DbProfile profile, boolean forThisRun) {
         LocalServerKind kind = kind(database);
+        requireSupported(database, profile);
         ProcessRef self = ProcessRef.of(ProcessHandle.current());
         Optional<ServerState> existing = running(database);
         if (existing.isPresent()) {

@@ -45,7 +45,7 @@ final class DbCommand {
         @Option(
                 names = "--profile",
                 defaultValue = "default",
-                description = "Durability: default (the vendor's) or fast (see bench run --help, --db-profile)"
+                description = "Durability: default (the vendor's), fast or durable (see bench run --help, --db-profile)"
                         + " (default: ${DEFAULT-VALUE}).")
         String profile;
 

@@ -53,9 +53,12 @@ public final class ConnectionOptions {
     @Option(
             names = "--db-profile",
             defaultValue = "default",
-            description = "Durability of the suite's own server: default (the vendor's) or fast (PostgreSQL without"
+            description = "Durability of the suite's own server: default (the vendor's), fast (PostgreSQL without"
                     + " fsync and synchronous commit, MariaDB flushing its log once a second, HBase's WAL"
-                    + " asynchronous; Cassandra and the MongoDB emulator unchanged) (default: ${DEFAULT-VALUE}).")
+                    + " asynchronous; Cassandra and the MongoDB emulator unchanged) or durable (every acknowledged"
+                    + " write survives a crash: Cassandra's commit log batch-synced, HBase's WAL fsynced, Redis's"
+                    + " AOF fsynced at every write; PostgreSQL and MariaDB as by default; refused by the servers"
+                    + " that keep nothing on disk) (default: ${DEFAULT-VALUE}).")
     String profile;
 
     /** Whether --db-setting (or a spec file's db-setting mapping) sets {@code key}. */
@@ -127,6 +130,9 @@ public final class ConnectionOptions {
                                     + " with every result)"
                             : database + " has none")
                     + "; leave out --db-profile");
+        }
+        if (url == null && LocalServers.supports(database)) {
+            LocalServers.requireSupported(database, profile());
         }
         if (passwordFile != null && !Files.isReadable(passwordFile)) {
             throw new UserError("--db-password-file " + passwordFile

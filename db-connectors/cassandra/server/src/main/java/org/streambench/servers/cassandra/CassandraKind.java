@@ -113,7 +113,7 @@ public final class CassandraKind implements LocalServerKind {
     public List<String> command(Path dir, int port, String password, DbProfile profile) throws IOException {
         Path conf = Files.createDirectories(dir.resolve("conf"));
         Path data = Files.createDirectories(dir.resolve("data"));
-        Files.writeString(conf.resolve("cassandra.yaml"), yaml(data, port));
+        Files.writeString(conf.resolve("cassandra.yaml"), yaml(data, port, profile));
         Files.writeString(
                 conf.resolve("logback.xml"),
                 """
@@ -213,7 +213,11 @@ public final class CassandraKind implements LocalServerKind {
         }
     }
 
-    private static String yaml(Path data, int port) {
+    /** Durable: a write is acknowledged once its commit log entry is synced; otherwise Cassandra's default, synced every 10 s. */
+    private static String yaml(Path data, int port, DbProfile profile) {
+        String commitLogSync = profile == DbProfile.DURABLE
+                ? "commitlog_sync: batch"
+                : "commitlog_sync: periodic\ncommitlog_sync_period: 10000ms";
         return """
                 cluster_name: streambench
                 num_tokens: 1
@@ -226,8 +230,7 @@ public final class CassandraKind implements LocalServerKind {
                 saved_caches_directory: %1$s/saved_caches
                 hints_directory: %1$s/hints
                 cdc_raw_directory: %1$s/cdc_raw
-                commitlog_sync: periodic
-                commitlog_sync_period: 10000ms
+                %4$s
                 seed_provider:
                   - class_name: org.apache.cassandra.locator.SimpleSeedProvider
                     parameters:
@@ -242,6 +245,6 @@ public final class CassandraKind implements LocalServerKind {
                 authorizer: AllowAllAuthorizer
                 role_manager: CassandraRoleManager
                 """
-                .formatted(data, port, port + 1);
+                .formatted(data, port, port + 1, commitLogSync);
     }
 }

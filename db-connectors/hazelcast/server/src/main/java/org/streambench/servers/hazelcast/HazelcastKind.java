@@ -31,6 +31,12 @@ public final class HazelcastKind implements LocalServerKind {
         return 15701;
     }
 
+    /** It keeps nothing on disk: no profile makes it durable. */
+    @Override
+    public boolean supports(DbProfile profile) {
+        return profile != DbProfile.DURABLE;
+    }
+
     @Override
     public List<String> command(Path dir, int port, String password, DbProfile profile) {
         return List.of(

@@ -88,10 +88,17 @@ public final class HBaseKind implements LocalServerKind {
         return Map.of("url", "127.0.0.1:" + port);
     }
 
-    /** HBase's durability is the table's, which the connector creates: fast makes its WAL writes asynchronous. */
+    /**
+     * HBase's durability is the table's, which the connector creates: fast makes its WAL writes
+     * asynchronous, durable syncs them to disk (the default only hands them to the file system).
+     */
     @Override
     public Map<String, String> profileSettings(DbProfile profile) {
-        return profile == DbProfile.FAST ? Map.of("durability", "ASYNC_WAL") : Map.of();
+        return switch (profile) {
+            case FAST -> Map.of("durability", "ASYNC_WAL");
+            case DURABLE -> Map.of("durability", "FSYNC_WAL");
+            case DEFAULT -> Map.of();
+        };
     }
 
     private static String siteXml(Path data, int port) {

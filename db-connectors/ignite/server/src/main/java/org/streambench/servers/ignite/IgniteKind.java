@@ -63,6 +63,12 @@ public final class IgniteKind implements LocalServerKind {
         return List.of(port + 1, port + 2);
     }
 
+    /** It keeps nothing on disk: no profile makes it durable. */
+    @Override
+    public boolean supports(DbProfile profile) {
+        return profile != DbProfile.DURABLE;
+    }
+
     @Override
     public List<String> command(Path dir, int port, String password, DbProfile profile) {
         List<String> command = new ArrayList<>(List.of(Home.javaExecutable(), "-Xmx2g"));

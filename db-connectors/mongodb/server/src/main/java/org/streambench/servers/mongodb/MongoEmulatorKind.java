@@ -24,6 +24,12 @@ public final class MongoEmulatorKind implements LocalServerKind {
         return 17017;
     }
 
+    /** It keeps nothing on disk: no profile makes it durable. */
+    @Override
+    public boolean supports(DbProfile profile) {
+        return profile != DbProfile.DURABLE;
+    }
+
     @Override
     public List<String> command(Path dir, int port, String password, DbProfile profile) {
         return List.of(

@@ -56,6 +56,8 @@ public final class RedisKind implements LocalServerKind {
                 .append('\n');
         if (profile == DbProfile.FAST) {
             config.append("save \"\"\nappendonly no\n");
+        } else if (profile == DbProfile.DURABLE) {
+            config.append("appendonly yes\nappendfsync always\n");
         }
         Path file = dir.resolve("redis.conf");
         LocalServers.writePrivate(file, config.toString());
