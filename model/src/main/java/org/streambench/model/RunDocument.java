@@ -307,7 +307,7 @@ public record RunDocument(
      * job's workers that reported to the runner. {@code databaseNote}: set when the database is an
      * emulator (its numbers say nothing about the real one). {@code durability}: the database's
      * durability settings in force during the run; {@code databaseProfile} the profile (default,
-     * fast) the suite's own server was started with, null for an external server;
+     * fast, durable) the suite's own server was started with, null for an external server;
      * {@code settledAfterPrefill}: what wrote out the reset's and prefill's work before the job
      * started. {@code commit}: the suite's git commit. {@code calibration}: the machine's own
      * limits, as last measured on it (absent in older files).

@@ -476,6 +476,13 @@ public final class Report {
                     .append(" purpose (e.g. PostgreSQL without fsync), unlike the study's, which ran its vendors'")
                     .append(" defaults.</p>\n");
         }
+        long durable = runs.stream().filter(RunRecord::strictDurability).count();
+        if (durable > 0) {
+            h.append("<p class=\"note\">")
+                    .append(durable == runs.size() ? "Every run" : durable + " of " + runs.size() + " runs")
+                    .append(" used the durable profile (--db-profile durable): every acknowledged write was synced")
+                    .append(" first, stricter than the study's vendor defaults for Cassandra, HBase and Redis.</p>\n");
+        }
         h.append(
                         "<p>The study's values come from a 6-server cluster (10-minute runs); compare rankings and ratios, not absolute values. ")
                 .append(first.durationSeconds() < 600 ? "These runs are shorter than the study's. " : "")

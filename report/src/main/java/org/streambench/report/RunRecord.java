@@ -12,7 +12,7 @@ import org.streambench.model.RunDocument;
  * One run as its result.json describes it: what the report needs, nothing else. {@code emulated}:
  * the database was an emulator (the run's {@code environment.databaseNote}), so its numbers say
  * nothing about the real database; {@code databaseProfile}: the durability profile of the suite's
- * own server (default, fast), null for an external one. {@code throughputHalf}, {@code latencyHalf}:
+ * own server (default, fast, durable), null for an external one. {@code throughputHalf}, {@code latencyHalf}:
  * half the 95 % interval of the run's means from its own per-second samples ({@link BatchMeans}),
  * NaN when its window was too short to tell. {@code access}: how the operator called the database
  * (sync for a file written before access modes existed); {@code endToEndP99}: the 99th percentile of
@@ -201,6 +201,11 @@ public record RunRecord(
     /** The database gave up durability on purpose (the fast profile), which the study's did not. */
     public boolean relaxedDurability() {
         return "fast".equals(databaseProfile);
+    }
+
+    /** The database synced every write before it acknowledged it (the durable profile), which the study's did not. */
+    public boolean strictDurability() {
+        return "durable".equals(databaseProfile);
     }
 
     /** Reads {@code folder/result.json}; throws {@link IllegalArgumentException} if it is not a streambench result. */

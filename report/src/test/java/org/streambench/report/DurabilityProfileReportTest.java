@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Runs against a server that gave up durability on purpose are never compared with the study silently. */
+/** Runs against a server whose durability is not its vendor's default are never compared with the study silently. */
 class DurabilityProfileReportTest {
 
     @Test
@@ -24,11 +24,23 @@ class DurabilityProfileReportTest {
     }
 
     @Test
+    void runsOfTheDurableProfileAreCountedAtTheTop(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "redis", "update", 1, 1, "ok", 1000, null, null, "durable");
+        run(dir, "spark", "redis", "update", 1, 1, "ok", 900, null, null, "durable");
+
+        String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
+
+        assertTrue(html.contains("Every run used the durable profile (--db-profile durable)"), html);
+        assertFalse(html.contains("fast durability profile"), html);
+    }
+
+    @Test
     void runsOfTheVendorDefaultsCarryNoSuchNote(@TempDir Path dir) throws Exception {
         run(dir, "flink", "postgresql", "insert", 1, 1, "ok", 1000, null);
 
         String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
 
         assertFalse(html.contains("fast durability profile"), html);
+        assertFalse(html.contains("durable profile"), html);
     }
 }
