@@ -94,7 +94,7 @@ public final class ApexJob {
             if (shutDown.getAsBoolean()) {
                 throw new IllegalStateException("apex shut the application down after the processing operator"
                         + " failed more than " + ApexEngine.RECOVERY_ATTEMPTS + " times (RECOVERY_ATTEMPTS); the last"
-                        + " failure: " + progress.lastFailure());
+                        + " failure: " + runtime.lastInstanceFailure());
             }
             if (!processed) {
                 throw new IllegalStateException(
@@ -155,8 +155,7 @@ public final class ApexJob {
      * the count of processed records reaches what was emitted before the last ones are through. A
      * window holds the same records in every operator, so once every processing partition ended a
      * window at or past the one in which every generator had ended, each emitted record was
-     * processed and flushed at least once. Also the last failure of a processing operator, for the
-     * line that ends a run Apex gave up on. In this JVM: a guarantee runs in local mode only, where
+     * processed and flushed at least once. In this JVM: a guarantee runs in local mode only, where
      * every container is a thread of the job's JVM.
      */
     static final class WindowProgress {
@@ -166,7 +165,6 @@ public final class ApexJob {
         private final int partitions;
         private final Map<Integer, Long> generatorEndedIn = new ConcurrentHashMap<>();
         private final Map<Integer, Long> processedThrough = new ConcurrentHashMap<>();
-        private volatile String lastFailure = "none seen";
 
         private WindowProgress(ExperimentSpec spec) {
             generators = spec.generatorParallelism();
@@ -196,16 +194,6 @@ public final class ApexJob {
                     .max()
                     .orElseThrow();
             return processedThrough.values().stream().allMatch(window -> window >= lastWindow);
-        }
-
-        /** A processing operator failed with {@code e}, which Apex sees: it deploys the operator again, or gives up. */
-        RuntimeException failed(RuntimeException e) {
-            lastFailure = e.toString().lines().findFirst().orElse("");
-            return e;
-        }
-
-        String lastFailure() {
-            return lastFailure;
         }
     }
 
@@ -304,11 +292,7 @@ public final class ApexJob {
         public final transient DefaultInputPort<TimedRecord> input = new DefaultInputPort<>() {
             @Override
             public void process(TimedRecord record) {
-                try {
-                    operator.accept(record);
-                } catch (RuntimeException e) {
-                    throw progress.failed(e);
-                }
+                operator.accept(record);
             }
 
             @Override
@@ -329,11 +313,7 @@ public final class ApexJob {
                 }
                 JobRuntime.of(experiment).restartedInstance();
             }
-            try {
-                operator = ProcessingOperator.open(experiment, "apex-" + context.getId());
-            } catch (RuntimeException e) {
-                throw progress.failed(e);
-            }
+            operator = ProcessingOperator.open(experiment, "apex-" + context.getId());
             operatorId = context.getId();
         }
 
@@ -346,17 +326,13 @@ public final class ApexJob {
          */
         @Override
         public void endWindow() {
-            try {
-                operator.flush();
-                if (guarantee == Guarantee.EXACTLY_ONCE) {
-                    operator.sealEpoch(windowId);
-                    operator.snapshotTaken();
-                    operator.commitUpTo(windowId);
-                } else {
-                    operator.snapshotTaken();
-                }
-            } catch (RuntimeException e) {
-                throw progress.failed(e);
+            operator.flush();
+            if (guarantee == Guarantee.EXACTLY_ONCE) {
+                operator.sealEpoch(windowId);
+                operator.snapshotTaken();
+                operator.commitUpTo(windowId);
+            } else {
+                operator.snapshotTaken();
             }
             progress.processed(operatorId, windowId);
         }

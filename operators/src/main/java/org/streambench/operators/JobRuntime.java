@@ -67,6 +67,7 @@ public final class JobRuntime implements AutoCloseable {
     private volatile boolean stopRequested;
     private volatile OperatorMetrics.LatencyWindow measuredWindow;
     private volatile String failure;
+    private volatile String lastInstanceFailure;
     private volatile Consumer<String> onFailure = reason -> {};
     private final Object rateLock = new Object();
     private volatile long rateSampleNanos = System.nanoTime() - RATE_SAMPLE_NANOS;
@@ -308,6 +309,19 @@ public final class JobRuntime implements AutoCloseable {
                 .map(String::strip)
                 .filter(line -> !line.isEmpty())
                 .collect(Collectors.joining("; "));
+    }
+
+    /**
+     * Under a guarantee, a processing instance's database call failed, and the engine recovers:
+     * what an engine that gives up after its own attempts (Apex) names as the cause.
+     */
+    public void instanceFailed(String reason) {
+        lastInstanceFailure = oneLine(reason);
+    }
+
+    /** The last failure an engine recovered from, or null. */
+    public String lastInstanceFailure() {
+        return lastInstanceFailure;
     }
 
     /** Why the run failed, or null. */

@@ -62,7 +62,12 @@ public final class ProcessingOperator implements AutoCloseable {
     private final Runnable checkpointFaultCheck;
     /** exactly-once: where the writes wait for their checkpoint to complete; null otherwise. */
     private final CommitOnCheckpoint commits;
-    /** Under a guarantee: a failed call fails the engine's task, which the engine restarts from its last checkpoint. */
+    /**
+     * Under a guarantee, what hears of a failed call before it fails the engine's task, which the
+     * engine restarts from its last checkpoint; null without one (a failed call fails the run).
+     */
+    private final Consumer<String> taskFailed;
+
     private final boolean engineRecovers;
     /** Under a guarantee, the first asynchronous call that failed: the engine's task fails with it. */
     private final AtomicReference<RuntimeException> asyncFailure = new AtomicReference<>();
@@ -74,7 +79,7 @@ public final class ProcessingOperator implements AutoCloseable {
 
     ProcessingOperator(
             Pattern pattern, Database database, Blob.Pool blobs, OperatorMetrics metrics, Consumer<String> failRun) {
-        this(pattern, database, blobs, metrics, failRun, AccessMode.SYNC, null, () -> {}, () -> {}, null, false);
+        this(pattern, database, blobs, metrics, failRun, AccessMode.SYNC, null, () -> {}, () -> {}, null, null);
     }
 
     private ProcessingOperator(
@@ -88,9 +93,10 @@ public final class ProcessingOperator implements AutoCloseable {
             Runnable faultCheck,
             Runnable checkpointFaultCheck,
             CommitOnCheckpoint commits,
-            boolean engineRecovers) {
+            Consumer<String> taskFailed) {
         this.pattern = pattern;
-        this.engineRecovers = engineRecovers;
+        this.taskFailed = taskFailed;
+        this.engineRecovers = taskFailed != null;
         this.database = commits != null ? commits : database;
         this.commits = commits;
         this.blobs = blobs;
@@ -169,7 +175,7 @@ public final class ProcessingOperator implements AutoCloseable {
                 fault != null && fault.kind() == Fault.Kind.FAIL_TASK ? faultCheck : noFault,
                 fault != null && fault.kind() == Fault.Kind.FAIL_CHECKPOINT ? faultCheck : noFault,
                 commits,
-                spec.guarantee().recovers());
+                spec.guarantee().recovers() ? runtime::instanceFailed : null);
     }
 
     /**
@@ -586,11 +592,13 @@ public final class ProcessingOperator implements AutoCloseable {
      * Without a guarantee the failure is counted and fails the run.
      */
     private void failedCall(Operation op, String what, RuntimeException e) {
+        String reason = "a database call failed (" + what + "): " + e;
         if (engineRecovers) {
+            taskFailed.accept(reason);
             throw e;
         }
         metrics.error(op, e);
-        failRun.accept("a database call failed (" + what + "): " + e);
+        failRun.accept(reason);
     }
 
     /** A read of the database, timed; with exactly-once a key's own write not committed yet is read instead, untimed. */

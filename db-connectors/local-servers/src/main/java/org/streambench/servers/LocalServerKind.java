@@ -28,8 +28,8 @@ public interface LocalServerKind {
      */
     List<String> command(Path dir, int port, String password, DbProfile profile) throws IOException;
 
-    /** Whether the server runs with {@code profile}: one that keeps nothing on disk is never {@link DbProfile#DURABLE}. */
-    default boolean supports(DbProfile profile) {
+    /** Whether the server keeps its data on disk; one that does not has no {@link DbProfile#DURABLE} profile. */
+    default boolean keepsDataOnDisk() {
         return true;
     }
 

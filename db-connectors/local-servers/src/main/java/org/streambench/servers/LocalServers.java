@@ -58,9 +58,9 @@ public final class LocalServers {
         return kinds().containsKey(database);
     }
 
-    /** Refuses {@code profile} for a server that cannot run with it (durable, for one that keeps nothing on disk). */
+    /** Refuses {@code profile} for a server that cannot run with it: durable, for one that keeps nothing on disk. */
     public static void requireSupported(String database, DbProfile profile) {
-        if (!kind(database).supports(profile)) {
+        if (profile == DbProfile.DURABLE && !kind(database).keepsDataOnDisk()) {
             throw new UserError(database + " keeps nothing on disk, so it has no " + profile.cliName()
                     + " profile; leave out --db-profile");
         }

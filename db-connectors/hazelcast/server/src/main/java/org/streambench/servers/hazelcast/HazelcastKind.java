@@ -31,10 +31,9 @@ public final class HazelcastKind implements LocalServerKind {
         return 15701;
     }
 
-    /** It keeps nothing on disk: no profile makes it durable. */
     @Override
-    public boolean supports(DbProfile profile) {
-        return profile != DbProfile.DURABLE;
+    public boolean keepsDataOnDisk() {
+        return false;
     }
 
     @Override

@@ -63,10 +63,9 @@ public final class IgniteKind implements LocalServerKind {
         return List.of(port + 1, port + 2);
     }
 
-    /** It keeps nothing on disk: no profile makes it durable. */
     @Override
-    public boolean supports(DbProfile profile) {
-        return profile != DbProfile.DURABLE;
+    public boolean keepsDataOnDisk() {
+        return false;
     }
 
     @Override

@@ -24,10 +24,9 @@ public final class MongoEmulatorKind implements LocalServerKind {
         return 17017;
     }
 
-    /** It keeps nothing on disk: no profile makes it durable. */
     @Override
-    public boolean supports(DbProfile profile) {
-        return profile != DbProfile.DURABLE;
+    public boolean keepsDataOnDisk() {
+        return false;
     }
 
     @Override
