@@ -386,6 +386,7 @@ class MonitorTest {
     }
 
     private static synchronized CliResult inWork(Path dir, Supplier<CliResult> call) {
+        TestServers.registerWork(dir); // its Prometheus is stopped by the next ./bench if this JVM is killed
         String previous = System.getProperty("streambench.work");
         System.setProperty("streambench.work", dir.toString());
         try {

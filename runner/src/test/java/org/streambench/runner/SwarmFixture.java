@@ -60,15 +60,20 @@ final class SwarmFixture {
     static void downLeavesNothing() throws Exception {
         CliResult down = CliResult.bench("swarm", "down");
         assertEquals(0, down.code(), down.toString());
+        assertNothingLeftOf(SWARM_DIR);
+    }
+
+    /** No process, stack volume or mount of the engine whose folder is {@code swarmDir}, and no bridge of any engine. */
+    static void assertNothingLeftOf(Path swarmDir) throws Exception {
         List<String> left = ProcessHandle.allProcesses()
                 .filter(p -> p.info()
                         .commandLine()
-                        .map(c -> c.contains(SWARM_DIR.toString()))
+                        .map(c -> c.contains(swarmDir.toString()))
                         .orElse(false))
                 .map(p -> p.pid() + " " + p.info().commandLine().orElse(""))
                 .toList();
         assertEquals(List.of(), left, "no process of the suite's engine is left");
-        try (Stream<Path> volumes = Files.list(SWARM_DIR.resolve("data").resolve("volumes"))) {
+        try (Stream<Path> volumes = Files.list(swarmDir.resolve("data").resolve("volumes"))) {
             assertEquals(
                     List.of(),
                     volumes.map(v -> v.getFileName().toString())
@@ -79,7 +84,7 @@ final class SwarmFixture {
         assertEquals(
                 List.of(),
                 Files.readAllLines(Path.of("/proc/self/mounts")).stream()
-                        .filter(line -> line.contains(SWARM_DIR.toString()))
+                        .filter(line -> line.contains(swarmDir.toString()))
                         .toList(),
                 "nothing of the engine is left mounted (dockerd leaves its swarm's network namespace)");
         for (String bridge : List.of("docker0", "docker_gwbridge")) {

@@ -20,6 +20,7 @@ final class TestRuns {
     static void withWork(Path work, TestBody test) throws Exception {
         // loaded first: loading TestServers (a free port, inside the test) sets the work folder to its own
         Objects.requireNonNull(TestServers.WORK);
+        TestServers.registerWork(work);
         String previous = System.getProperty("streambench.work");
         System.setProperty("streambench.work", work.toString());
         try {

@@ -60,6 +60,7 @@ class YarnTest {
     @BeforeAll
     static void startYarn() throws Exception {
         port = freeRange(LocalYarn.PORT_COUNT); // first, since TestServers sets the work folder of the other tests
+        TestServers.registerWork(work); // its YARN is stopped by the next ./bench if this JVM is killed
         System.setProperty("streambench.work", work.toString());
         CliResult start = CliResult.bench("yarn", "start", "--port", Integer.toString(port));
         assertEquals(0, start.code(), start.toString());

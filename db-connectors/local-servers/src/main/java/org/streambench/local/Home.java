@@ -9,6 +9,16 @@ import java.nio.file.Path;
 /** Where the checkout is (modules, classpaths) and where run-time state goes (servers, data). */
 public final class Home {
 
+    /**
+     * A test JVM's lease on its work folder ({@code target/test-work*}), held for its whole life: a
+     * folder whose lease nobody holds belongs to a test run that has ended, and what still runs from
+     * it was left by a killed one.
+     */
+    public static final String TEST_WORK_LEASE = "tests.lease";
+
+    /** Beside that lease: the other work folders the test JVM used (one path a line), cleaned up with it. */
+    public static final String TEST_WORK_OTHERS = "other-work-folders";
+
     private Home() {}
 
     /** The checkout: {@code -Dstreambench.home}, else the nearest folder up from here with a {@code bench} launcher. */

@@ -4,12 +4,17 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.Databases;
+import org.streambench.local.Home;
+import org.streambench.local.Lease;
+import org.streambench.local.UserError;
 
 /**
  * Real database servers for the tests, started once per test JVM on free ports, with their data
@@ -25,6 +30,13 @@ public final class TestServers {
     private static final Map<String, ServerState> RUNNING = new HashMap<>();
     private static LocalServers servers;
 
+    /**
+     * Held while this JVM lives, so that the next ./bench knows a killed test run by its lease being
+     * free; referenced here, as an unreachable channel is closed, and its lock released, by the JVM.
+     */
+    @SuppressWarnings("unused")
+    private static final Lease WORK_LEASE = holdWork();
+
     static {
         System.setProperty("streambench.work", WORK.toString());
     }
@@ -38,6 +50,32 @@ public final class TestServers {
             throw new IllegalStateException("streambench.testFork is '" + forkNumber + "', not a fork number");
         }
         return forkNumber.equals("1") ? "test-work" : "test-work-" + forkNumber;
+    }
+
+    private static Lease holdWork() {
+        try {
+            return Lease.take(WORK.resolve(Home.TEST_WORK_LEASE), "the test work folder " + WORK, "");
+        } catch (UserError heldByAnotherTestJvm) {
+            // a JVM this one started, on the same folder: its holder protects the folder as long as it lives
+            return null;
+        }
+    }
+
+    /**
+     * Records {@code work}, a work folder of a test's own (servers, a swarm or YARN started there), so
+     * that the next ./bench also stops what runs from it if this JVM is killed before it can.
+     */
+    public static synchronized void registerWork(Path work) {
+        try {
+            Files.createDirectories(WORK);
+            Files.writeString(
+                    WORK.resolve(Home.TEST_WORK_OTHERS),
+                    work.toAbsolutePath() + "\n",
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public static synchronized ServerState start(String database) {

@@ -19,7 +19,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.streambench.db.DatabaseException;
+import org.streambench.local.Home;
 import org.streambench.local.UserError;
+import org.streambench.runner.leftovers.KilledTestRuns;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -60,10 +62,20 @@ public final class Bench {
         System.setProperty(
                 "org.apache.htrace.shaded.commons.logging.LogFactory",
                 "org.apache.htrace.shaded.commons.logging.impl.LogFactoryImpl");
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
+        stopWhatKilledTestRunsLeft(err);
         System.exit(execute(
-                args,
-                new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true),
-                new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true)));
+                args, new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true), err));
+    }
+
+    private static void stopWhatKilledTestRunsLeft(PrintWriter err) {
+        Path checkout;
+        try {
+            checkout = Home.root();
+        } catch (UserError notInACheckout) {
+            return; // the command says so itself if it needs one
+        }
+        KilledTestRuns.stopWhatTheyLeft(checkout, err);
     }
 
     /** Runs the CLI in this JVM; returns the exit code. */
