@@ -84,6 +84,7 @@ class MonitorTest {
     }
 
     @Test
+    @RunsAlone("the throughput panel shows about the run's 2,000 records/s")
     void aRunningJobIsScrapedEverySecondAndDroppedWhenItEnds() throws Exception {
         Path out = tmp.resolve("run");
         CompletableFuture<CliResult> run = CompletableFuture.supplyAsync(() -> inWork(
