@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.streambench.db.DatabaseException;
-import org.streambench.local.Home;
 import org.streambench.local.UserError;
 import org.streambench.runner.leftovers.KilledTestRuns;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -63,19 +62,9 @@ public final class Bench {
                 "org.apache.htrace.shaded.commons.logging.LogFactory",
                 "org.apache.htrace.shaded.commons.logging.impl.LogFactoryImpl");
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
-        stopWhatKilledTestRunsLeft(err);
+        KilledTestRuns.stopWhatTheyLeftInThisCheckout(err);
         System.exit(execute(
                 args, new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true), err));
-    }
-
-    private static void stopWhatKilledTestRunsLeft(PrintWriter err) {
-        Path checkout;
-        try {
-            checkout = Home.root();
-        } catch (UserError notInACheckout) {
-            return; // the command says so itself if it needs one
-        }
-        KilledTestRuns.stopWhatTheyLeft(checkout, err);
     }
 
     /** Runs the CLI in this JVM; returns the exit code. */

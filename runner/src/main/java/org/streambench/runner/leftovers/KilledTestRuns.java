@@ -9,10 +9,13 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.streambench.local.Home;
 import org.streambench.local.Lease;
+import org.streambench.local.UserError;
 import org.streambench.runner.monitor.Prometheus;
 import org.streambench.runner.swarm.LocalSwarm;
 import org.streambench.runner.yarn.LocalYarn;
@@ -43,7 +46,22 @@ public final class KilledTestRuns {
      */
     public static void main(String[] args) {
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
-        stopWhatTheyLeft(args.length > 0 ? Path.of(args[0]) : Home.root(), err);
+        if (args.length > 0) {
+            stopWhatTheyLeft(Path.of(args[0]), err);
+        } else {
+            stopWhatTheyLeftInThisCheckout(err);
+        }
+    }
+
+    /** As {@link #stopWhatTheyLeft}, in the checkout this runs from; nothing outside one (a command says so if it needs one). */
+    public static void stopWhatTheyLeftInThisCheckout(PrintWriter out) {
+        Path checkout;
+        try {
+            checkout = Home.root();
+        } catch (UserError notInACheckout) {
+            return;
+        }
+        stopWhatTheyLeft(checkout, out);
     }
 
     /**
@@ -115,59 +133,42 @@ public final class KilledTestRuns {
         }
     }
 
+    /** One kind of thing a test starts in a work folder: stops it if it runs there, true if it did. */
+    private interface Leftover {
+        boolean stopIfRunning(Path work, PrintWriter quiet) throws Exception;
+    }
+
     private static void stopEverythingIn(Path work, PrintWriter out) {
-        PrintWriter quiet = new PrintWriter(new StringWriter());
-        try {
-            LocalServers servers = new LocalServers(work, quiet);
-            for (String database : LocalServers.supported()) {
-                try {
-                    if (servers.running(database).isPresent() && servers.stop(database)) {
-                        say(out, database + " server", work);
-                    }
-                } catch (RuntimeException e) {
-                    cannotStop(out, database + " server", work, e);
+        Map<String, Leftover> leftovers = new LinkedHashMap<>();
+        LocalServers servers = new LocalServers(work, new PrintWriter(new StringWriter()));
+        for (String database : LocalServers.supported()) {
+            leftovers.put(
+                    database + " server",
+                    (folder, quiet) -> servers.running(database).isPresent() && servers.stop(database));
+        }
+        leftovers.put("swarm (its dockerd, stacks and network namespaces)", (folder, quiet) -> {
+            LocalSwarm swarm = new LocalSwarm(folder, quiet);
+            return swarm.running().isPresent() && swarm.down().isPresent();
+        });
+        leftovers.put("YARN", (folder, quiet) -> {
+            LocalYarn yarn = new LocalYarn(folder, quiet);
+            return yarn.running().isPresent() && yarn.stop();
+        });
+        leftovers.put("Prometheus", (folder, quiet) -> {
+            Prometheus prometheus = new Prometheus(folder, quiet);
+            return prometheus.running().isPresent() && prometheus.stop();
+        });
+        leftovers.forEach((what, leftover) -> {
+            try {
+                if (leftover.stopIfRunning(work, new PrintWriter(new StringWriter()))) {
+                    out.println("bench: stopped the " + what + " that a killed test run left running in " + work);
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                out.println("bench: could not stop the " + what + " that a killed test run left in " + work + ": "
+                        + e.getMessage());
             }
-        } catch (RuntimeException e) {
-            cannotStop(out, "database servers", work, e);
-        }
-        try {
-            LocalSwarm swarm = new LocalSwarm(work, quiet);
-            if (swarm.running().isPresent() && swarm.down().isPresent()) {
-                say(out, "swarm (its dockerd, stacks and network namespaces)", work);
-            }
-        } catch (IOException | RuntimeException e) {
-            cannotStop(out, "swarm", work, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        }
-        try {
-            LocalYarn yarn = new LocalYarn(work, quiet);
-            if (yarn.running().isPresent() && yarn.stop()) {
-                say(out, "YARN", work);
-            }
-        } catch (IOException | RuntimeException e) {
-            cannotStop(out, "YARN", work, e);
-        }
-        try {
-            Prometheus prometheus = new Prometheus(work, quiet);
-            if (prometheus.running().isPresent() && prometheus.stop()) {
-                say(out, "Prometheus", work);
-            }
-        } catch (IOException | RuntimeException e) {
-            cannotStop(out, "Prometheus", work, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void say(PrintWriter out, String what, Path work) {
-        out.println("bench: stopped the " + what + " that a killed test run left running in " + work);
-    }
-
-    private static void cannotStop(PrintWriter out, String what, Path work, Exception e) {
-        out.println("bench: could not stop the " + what + " that a killed test run left in " + work + ": "
-                + e.getMessage());
+        });
     }
 }
