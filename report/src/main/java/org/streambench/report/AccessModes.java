@@ -30,7 +30,7 @@ final class AccessModes {
             List<String> modes)
             throws IOException {
         h.append("<h2>Access modes: how the pipeline writes</h2>\n<p>Modes: ")
-                .append(Report.esc(String.join(", ", modes)))
+                .append(Html.esc(String.join(", ", modes)))
                 .append(". Tables 1-4 and the figures above are of the sync runs (the study's mode). Each bar: a")
                 .append(" database's fastest engine in that mode.</p>\n");
         h.append("<table><thead><tr><th class=\"l\">pattern</th><th>BLOB</th><th class=\"l\">best database / engine /")
@@ -45,11 +45,11 @@ final class AccessModes {
                 }
                 Cell b = best.get();
                 h.append("<tr><td class=\"l\">")
-                        .append(Report.esc(pattern))
+                        .append(Html.esc(pattern))
                         .append("</td><td>")
                         .append(blob)
                         .append("</td><td class=\"l\">")
-                        .append(Report.esc(b.key().database() + " / " + b.key().engine() + " / "
+                        .append(Html.esc(b.key().database() + " / " + b.key().engine() + " / "
                                 + b.key().access()))
                         .append("</td><td>")
                         .append(String.format(Locale.ROOT, "%,.0f", b.throughput()))
@@ -62,7 +62,7 @@ final class AccessModes {
                                 .map(v -> String.format(Locale.ROOT, "%,.0f", v))
                                 .orElse(""))
                         .append("</td><td class=\"l\">")
-                        .append(bestSync.map(c -> Report.esc(c.key().database() + " / "
+                        .append(bestSync.map(c -> Html.esc(c.key().database() + " / "
                                                 + c.key().engine()) + " "
                                         + String.format(Locale.ROOT, "%,.0f", c.throughput()))
                                 .orElse(""))

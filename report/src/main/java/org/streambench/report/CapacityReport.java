@@ -87,19 +87,19 @@ public final class CapacityReport {
             CapacityDocument d = searches.get(i);
             String folder = dir.relativize(files.get(i).getParent()).toString();
             h.append("<h2>")
-                    .append(Report.esc(label(d)))
+                    .append(Html.esc(label(d)))
                     .append("</h2>\n<p>")
-                    .append(Report.esc(d.objective().description()))
+                    .append(Html.esc(d.objective().description()))
                     .append("; at most ")
                     .append(d.bounds().maxSteps())
                     .append(" steps or ")
                     .append(d.bounds().maxSeconds())
                     .append(" s per parallelism.")
-                    .append(folder.isEmpty() ? "" : " Folder: " + Report.esc(folder) + ".")
+                    .append(folder.isEmpty() ? "" : " Folder: " + Html.esc(folder) + ".")
                     .append(" Started ")
-                    .append(Report.esc(d.startedAt()))
+                    .append(Html.esc(d.startedAt()))
                     .append(", commit ")
-                    .append(Report.esc(d.commit()))
+                    .append(Html.esc(d.commit()))
                     .append(".</p>\n<table><thead><tr><th>parallelism</th><th>unthrottled (records/s)</th>")
                     .append("<th>capacity (records/s)</th><th class=\"l\">stopped</th></tr></thead><tbody>");
             for (CapacityDocument.Search s : d.searches()) {
@@ -113,7 +113,7 @@ public final class CapacityReport {
                                         ? "<span class=\"bad\">no rate met the objective</span>"
                                         : String.format(Locale.ROOT, "%,.0f", s.capacity()))
                         .append("</td><td class=\"l\">")
-                        .append(Report.esc(s.stopReason()))
+                        .append(Html.esc(s.stopReason()))
                         .append("</td></tr>");
             }
             h.append("</tbody></table>\n<table><thead><tr><th>parallelism</th><th>step</th><th>target</th>")
@@ -138,7 +138,7 @@ public final class CapacityReport {
                             .append(micros(step.maxMicros()))
                             .append("</td><td class=\"l\">")
                             .append(step.passed() ? "pass: " : "<span class=\"bad\">fail</span>: ")
-                            .append(Report.esc(step.why()))
+                            .append(Html.esc(step.why()))
                             .append("</td></tr>");
                 }
             }

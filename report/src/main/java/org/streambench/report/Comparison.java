@@ -315,33 +315,33 @@ public final class Comparison {
     /** The comparison as a section of the report page. */
     void html(StringBuilder h, String otherLabel) {
         double[] ratio = throughputRatios();
-        h.append("<h2>Compared with ").append(Report.esc(otherLabel)).append("</h2>\n<table><tbody>");
-        row(h, "cells both measured", Integer.toString(pairs.size()));
-        row(
+        h.append("<h2>Compared with ").append(Html.esc(otherLabel)).append("</h2>\n<table><tbody>");
+        Html.row(h, "cells both measured", Integer.toString(pairs.size()));
+        Html.row(
                 h,
                 "the machines' own limits (this / other)",
                 machines() == null ? "not calibrated on both sides (bench calibrate)" : machines());
-        row(
+        Html.row(
                 h,
                 "throughput ratio (this / other)",
                 String.format(Locale.ROOT, "median %.2f (%.2f-%.2f)", ratio[0], ratio[1], ratio[2]));
-        row(h, "by engine", byGroup(medianThroughputRatioBy(Cell.Key::engine)));
-        row(h, "by database", byGroup(medianThroughputRatioBy(Cell.Key::database)));
-        row(h, "read latency ratio", String.format(Locale.ROOT, "median %.2f", medianLatencyRatio()));
-        row(
+        Html.row(h, "by engine", byGroup(medianThroughputRatioBy(Cell.Key::engine)));
+        Html.row(h, "by database", byGroup(medianThroughputRatioBy(Cell.Key::database)));
+        Html.row(h, "read latency ratio", String.format(Locale.ROOT, "median %.2f", medianLatencyRatio()));
+        Html.row(
                 h,
                 "same fastest engine",
                 fastestEngine.same() + " of " + fastestEngine.of() + " database x pattern x BLOB sizes");
-        row(
+        Html.row(
                 h,
                 "same best database",
                 bestDatabaseByThroughput.same() + " of " + bestDatabaseByThroughput.of() + " by throughput, "
                         + bestDatabaseByLatency.same() + " of " + bestDatabaseByLatency.of() + " by read latency");
-        row(
+        Html.row(
                 h,
                 "rank correlation of Tables 1 / 2's points",
                 number(table1Correlation) + " / " + number(table2Correlation));
-        row(
+        Html.row(
                 h,
                 "rank correlation of the database orders (median over variants)",
                 number(databaseOrderByThroughput) + " (throughput) / " + number(databaseOrderByLatency) + " (latency)");
@@ -352,14 +352,6 @@ public final class Comparison {
         List<String> parts = new ArrayList<>();
         medians.forEach((k, v) -> parts.add(String.format(Locale.ROOT, "%s %.2f", k, v)));
         return String.join(", ", parts);
-    }
-
-    private static void row(StringBuilder h, String name, String value) {
-        h.append("<tr><th class=\"l\">")
-                .append(Report.esc(name))
-                .append("</th><td class=\"l\">")
-                .append(Report.esc(value))
-                .append("</td></tr>");
     }
 
     private static String number(double value) {

@@ -51,7 +51,7 @@ final class Efficiency {
         for (Cell cell : measured) {
             Cell.Key key = cell.key();
             h.append("<tr>");
-            Report.keyCells(h, key);
+            Html.keyCells(h, key);
             h.append("<td>")
                     .append(String.format(Locale.ROOT, "%,.0f", cell.throughput()))
                     .append("</td>")

@@ -89,15 +89,15 @@ final class FillLevel {
                 .append("<th>throughput (records/s)</th><th>end-to-end p99 (µs)</th></tr></thead><tbody>");
         for (Curve curve : curves.values()) {
             curve.steps().forEach((step, cell) -> h.append("<tr><td class=\"l\">")
-                    .append(Report.esc(curve.name()))
+                    .append(Html.esc(curve.name()))
                     .append("</td><td>")
                     .append(step)
                     .append("</td><td>")
-                    .append(Report.whole(rowsBefore(cell)))
+                    .append(Html.whole(rowsBefore(cell)))
                     .append("</td><td>")
-                    .append(cell.ok() ? Report.whole(cell.throughput()) : "<span class=\"bad\">failed</span>")
+                    .append(cell.ok() ? Html.whole(cell.throughput()) : "<span class=\"bad\">failed</span>")
                     .append("</td><td>")
-                    .append(cell.endToEndP99().map(Report::whole).orElse(""))
+                    .append(cell.endToEndP99().map(Html::whole).orElse(""))
                     .append("</td></tr>"));
         }
         h.append("</tbody></table>\n");

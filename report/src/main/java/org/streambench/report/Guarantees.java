@@ -52,23 +52,23 @@ final class Guarantees {
                     cell.runs().get(0).variantWithoutGuarantee()));
             boolean comparable = none != null && none.ok() && cell.ok();
             h.append("<tr>");
-            Report.keyCells(h, key);
+            Html.keyCells(h, key);
             h.append("<td>")
-                    .append(cell.ok() ? Report.whole(cell.throughput()) : "<span class=\"bad\">failed</span>")
+                    .append(cell.ok() ? Html.whole(cell.throughput()) : "<span class=\"bad\">failed</span>")
                     .append("</td><td>")
-                    .append(none != null && none.ok() ? Report.whole(none.throughput()) : "")
+                    .append(none != null && none.ok() ? Html.whole(none.throughput()) : "")
                     .append("</td><td>")
                     .append(
                             comparable
                                     ? String.format(Locale.ROOT, "%.2fx", cell.throughput() / none.throughput())
                                     : "")
                     .append("</td><td>")
-                    .append(cell.endToEndP99().map(Report::whole).orElse(""))
+                    .append(cell.endToEndP99().map(Html::whole).orElse(""))
                     .append("</td><td>")
                     .append(
                             none == null
                                     ? ""
-                                    : none.endToEndP99().map(Report::whole).orElse(""))
+                                    : none.endToEndP99().map(Html::whole).orElse(""))
                     .append("</td>")
                     .append(auditCell(
                             cell.runs().stream().map(RunRecord::duplicates).toList()))

@@ -48,9 +48,9 @@ final class SettingChanges {
                         key.blobBytes(),
                         run.variantWithSettings(varied.variant(atBaseline))));
                 h.append("<tr>");
-                Report.keyCells(h, key);
+                Html.keyCells(h, key);
                 h.append("<td class=\"l\">")
-                        .append(Report.esc(VariedSettings.label(setting.name(), baseline)))
+                        .append(Html.esc(VariedSettings.label(setting.name(), baseline)))
                         .append("</td>");
                 compared(
                         h,
@@ -66,9 +66,9 @@ final class SettingChanges {
     /** A value, its baseline's and their ratio; a blank where a side has none. */
     private static void compared(StringBuilder h, Double value, Double baseline) {
         h.append("<td>")
-                .append(value == null ? "" : Report.whole(value))
+                .append(value == null ? "" : Html.whole(value))
                 .append("</td><td>")
-                .append(baseline == null ? "" : Report.whole(baseline))
+                .append(baseline == null ? "" : Html.whole(baseline))
                 .append("</td><td>")
                 .append(
                         value == null || baseline == null || baseline == 0
