@@ -1,11 +1,7 @@
 package org.streambench.runner.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.streambench.db.CeilingTool;
 import org.streambench.db.DatabaseProvider;
@@ -18,6 +14,7 @@ import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.ceiling.CeilingBesideRun;
 import org.streambench.runner.ceiling.CeilingRun;
+import org.streambench.runner.ceiling.CeilingTools;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
 import org.streambench.runner.experiment.DiskSpace;
@@ -46,8 +43,6 @@ import picocli.CommandLine.Spec;
             "2:bad input, a database without a ceiling tool, or the tool is not installed (nothing written)"
         })
 final class CeilingCommand implements Callable<Integer> {
-
-    static final int MAX_THREADS = CeilingTool.MAX_CLIENTS;
 
     @Option(names = "--db", defaultValue = "postgresql", description = "Database (default: ${DEFAULT-VALUE}).")
     String database;
@@ -118,10 +113,10 @@ final class CeilingCommand implements Callable<Integer> {
         DatabaseProvider provider = Databases.provider(database)
                 .orElseThrow(() -> new UserError(
                         "unknown database '" + database + "'; use one of: " + String.join(", ", Databases.names())));
-        CeilingTool tool = requireTool(provider);
+        CeilingTool tool = CeilingTools.requireTool(provider);
         CeilingRun.Request request = request();
-        requireTakes(tool, request);
-        requireInstalled(tool);
+        CeilingTools.requireTakes(tool, request);
+        CeilingTools.requireInstalled(tool);
         DatabaseSession.check(database, connection);
         Path dir = out != null ? out : RunCommand.defaultResultDir("ceiling-" + database);
         RunCommand.requireUsable(dir);
@@ -137,7 +132,7 @@ final class CeilingCommand implements Callable<Integer> {
             document = CeilingRun.run(request, database, tool, session, dir, console);
             CeilingBesideRun.write(document, dir);
         }
-        console.println(summary(document, dir));
+        console.println(CeilingTools.summary(document, dir));
         return document.status().equals("ok") ? 0 : 1;
     }
 
@@ -153,8 +148,8 @@ final class CeilingCommand implements Callable<Integer> {
             throw new UserError("--blob " + blobBytes + " is larger than 16 MiB");
         }
         int threadCount = Inputs.positiveInt("--threads", threads, "");
-        if (threadCount > MAX_THREADS) {
-            throw new UserError("--threads " + threadCount + " is more than " + MAX_THREADS);
+        if (threadCount > CeilingTools.MAX_THREADS) {
+            throw new UserError("--threads " + threadCount + " is more than " + CeilingTools.MAX_THREADS);
         }
         int seconds = Inputs.seconds("--duration", duration);
         if (seconds < 1) {
@@ -178,96 +173,5 @@ final class CeilingCommand implements Callable<Integer> {
         }
         return new CeilingRun.Request(
                 parsedPattern, (int) blobBytes, keyCount, threadCount, accessMode, seconds, seedValue);
-    }
-
-    /** A request the tool cannot run as the connector would (its access mode, its clients, its keys) is bad input. */
-    static void requireTakes(CeilingTool tool, CeilingRun.Request request) {
-        String refusal = CeilingRun.refusal(tool, request);
-        if (refusal != null) {
-            throw new UserError(refusal);
-        }
-    }
-
-    /** The database's ceiling tool; a database without one is bad input. */
-    static CeilingTool requireTool(DatabaseProvider provider) {
-        return provider.ceilingTool()
-                .orElseThrow(() -> new UserError("database " + provider.name() + " has no ceiling tool yet; those that"
-                        + " have one: " + String.join(", ", withCeilingTool())));
-    }
-
-    /** The ceiling tool of the database named {@code database}, if it has one. */
-    static Optional<CeilingTool> toolOf(String database) {
-        return Databases.provider(database).flatMap(DatabaseProvider::ceilingTool);
-    }
-
-    /** The tool of a run's database if it makes the run's access mode at its parallelism. */
-    static Optional<CeilingTool> toolFor(ExperimentSpec spec) {
-        return toolOf(spec.database())
-                .filter(tool -> CeilingRun.refusal(tool, CeilingBesideRun.requestOf(spec)) == null);
-    }
-
-    static List<String> withCeilingTool() {
-        return Databases.names().stream()
-                .filter(name -> toolOf(name).isPresent())
-                .toList();
-    }
-
-    /** --ceiling beside runs: one client per processing instance, so the parallelism must be one a tool takes. */
-    static void requireClientsFor(int parallelism) {
-        if (parallelism > MAX_THREADS) {
-            throw new UserError("--ceiling runs one client per processing instance: at most " + MAX_THREADS
-                    + ", not --parallelism " + parallelism);
-        }
-    }
-
-    /** ./bench installs the tools (apt-get, cargo) before it starts Java; a tool missing here was not installable. */
-    static void requireInstalled(CeilingTool tool) {
-        String path = System.getenv().getOrDefault("PATH", "");
-        for (String folder : path.split(":")) {
-            if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, tool.program()))) {
-                return;
-            }
-        }
-        throw new UserError(tool.name() + " is not installed; install it (" + tool.installCommand()
-                + ", which ./bench does by itself when it runs as root) and retry");
-    }
-
-    static String summary(CeilingDocument d, Path dir) {
-        String what = String.format(
-                Locale.ROOT,
-                "%s ceiling (%s), %s, %d B, %d thread%s%s",
-                d.database(),
-                d.tool().name(),
-                d.pattern(),
-                d.blobBytes(),
-                d.threads(),
-                d.threads() == 1 ? "" : "s",
-                d.accessMode().equals("sync") ? "" : ", " + d.accessMode());
-        if (d.result() == null) {
-            return what + ": FAILED: " + d.error() + " -> " + dir;
-        }
-        String latency = d.result().p99Micros() == null
-                ? ""
-                : String.format(
-                        Locale.ROOT,
-                        ", latency p50 %s, p99 %s",
-                        micros(d.result().p50Micros()),
-                        micros(d.result().p99Micros()));
-        return String.format(
-                Locale.ROOT,
-                "%s: %,.0f operations/s%s; %s%s -> %s",
-                what,
-                d.result().throughput(),
-                latency,
-                d.verification().ok() ? "verified: " : "NOT VERIFIED: ",
-                d.verification().detail(),
-                dir);
-    }
-
-    private static String micros(Long micros) {
-        if (micros == null) {
-            return "-";
-        }
-        return micros >= 1000 ? String.format(Locale.ROOT, "%.1f ms", micros / 1000.0) : micros + " µs";
     }
 }

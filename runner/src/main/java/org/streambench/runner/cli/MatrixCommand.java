@@ -27,6 +27,7 @@ import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.Guarantee;
 import org.streambench.runner.capacity.CapacityRun;
 import org.streambench.runner.capacity.CapacitySearch;
+import org.streambench.runner.ceiling.CeilingTools;
 import org.streambench.runner.ceiling.MatrixCeilings;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
@@ -704,18 +705,18 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         List<String> withTool = databasesWithCeilingTool(cells);
         if (withTool.isEmpty()) {
             throw new UserError("--ceiling: none of the matrix's databases has a ceiling tool; those that have one: "
-                    + String.join(", ", CeilingCommand.withCeilingTool()));
+                    + String.join(", ", CeilingTools.withCeilingTool()));
         }
-        CeilingCommand.requireClientsFor(parallelism);
+        CeilingTools.requireClientsFor(parallelism);
         withTool.forEach(database ->
-                CeilingCommand.requireInstalled(CeilingCommand.toolOf(database).orElseThrow()));
+                CeilingTools.requireInstalled(CeilingTools.toolOf(database).orElseThrow()));
     }
 
     static List<String> databasesWithCeilingTool(List<Cell> cells) {
         return cells.stream()
                 .map(Cell::database)
                 .distinct()
-                .filter(database -> CeilingCommand.toolOf(database).isPresent())
+                .filter(database -> CeilingTools.toolOf(database).isPresent())
                 .toList();
     }
 
@@ -845,7 +846,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                                     experiment.steadyWarmup(),
                                     session,
                                     dir);
-                    Optional<CeilingTool> tool = CeilingCommand.toolFor(spec);
+                    Optional<CeilingTool> tool = CeilingTools.toolFor(spec);
                     if (ceilings != null && result.passed() && tool.isPresent()) {
                         ceilings.addTo(dir, spec, result, tool.get(), session, log);
                     }

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.ceiling.CeilingBesideRun;
 import org.streambench.runner.ceiling.CeilingRun;
+import org.streambench.runner.ceiling.CeilingTools;
 import org.streambench.runner.ceiling.MatrixCeilings;
 import org.streambench.runner.matrix.Cell;
 import org.streambench.runner.matrix.Journal;
@@ -124,16 +125,16 @@ final class MatrixPlanPrinter {
     /** Prints the ceilings the cells need; returns their estimated seconds. */
     private static long printCeilings(PrintWriter console, List<Cell> cells, List<ExperimentSpec> specs) {
         List<String> keys = specs.stream()
-                .filter(spec -> CeilingCommand.toolFor(spec).isPresent())
+                .filter(spec -> CeilingTools.toolFor(spec).isPresent())
                 .map(MatrixCeilings::key)
                 .distinct()
                 .toList();
         List<String> refused = specs.stream()
-                .filter(spec -> CeilingCommand.toolOf(spec.database()).isPresent()
-                        && CeilingCommand.toolFor(spec).isEmpty())
+                .filter(spec -> CeilingTools.toolOf(spec.database()).isPresent()
+                        && CeilingTools.toolFor(spec).isEmpty())
                 .map(spec -> spec.database() + " " + CeilingRun.label(spec.access()) + " ("
                         + CeilingRun.refusal(
-                                CeilingCommand.toolOf(spec.database()).orElseThrow(), CeilingBesideRun.requestOf(spec))
+                                CeilingTools.toolOf(spec.database()).orElseThrow(), CeilingBesideRun.requestOf(spec))
                         + ")")
                 .distinct()
                 .toList();
@@ -157,7 +158,7 @@ final class MatrixPlanPrinter {
                         ", ",
                         withTool.stream()
                                 .map(database -> database + " ("
-                                        + CeilingCommand.toolOf(database)
+                                        + CeilingTools.toolOf(database)
                                                 .orElseThrow()
                                                 .name() + ")")
                                 .toList()),

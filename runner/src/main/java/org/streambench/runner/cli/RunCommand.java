@@ -22,6 +22,7 @@ import org.streambench.local.UserError;
 import org.streambench.model.CeilingDocument;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.ceiling.CeilingBesideRun;
+import org.streambench.runner.ceiling.CeilingTools;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
 import org.streambench.runner.experiment.DiskSpace;
@@ -204,16 +205,16 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
     /** The database's ceiling tool, installed, for as many threads as the run's parallelism; else bad input. */
     private static CeilingTool requireCeilingTool(ExperimentSpec spec) {
         CeilingTool tool =
-                CeilingCommand.requireTool(Databases.provider(spec.database()).orElseThrow());
-        CeilingCommand.requireClientsFor(spec.parallelism());
-        CeilingCommand.requireTakes(tool, CeilingBesideRun.requestOf(spec));
-        CeilingCommand.requireInstalled(tool);
+                CeilingTools.requireTool(Databases.provider(spec.database()).orElseThrow());
+        CeilingTools.requireClientsFor(spec.parallelism());
+        CeilingTools.requireTakes(tool, CeilingBesideRun.requestOf(spec));
+        CeilingTools.requireInstalled(tool);
         return tool;
     }
 
     private static String ceilingSummary(CeilingDocument ceiling, RunResult result, Path dir) {
         Double ratio = CeilingBesideRun.ratio(result, ceiling);
-        return CeilingCommand.summary(ceiling, dir.resolve(CEILING_FOLDER))
+        return CeilingTools.summary(ceiling, dir.resolve(CEILING_FOLDER))
                 + (ratio == null
                         ? ""
                         : String.format(Locale.ROOT, "%nthe pipeline reached %.2f of the ceiling", ratio));
