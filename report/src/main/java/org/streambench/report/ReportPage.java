@@ -89,25 +89,17 @@ final class ReportPage {
         for (String pattern : patterns) {
             h.append("<h3>").append(pattern).append("</h3>\n<div class=\"figs\">");
             for (int blob : blobs) {
-                String png = Charts.throughput(out, cells, engines, databases, pattern, blob);
-                h.append("<img alt=\"throughput ")
-                        .append(pattern)
-                        .append(' ')
-                        .append(blob)
-                        .append(" B\" src=\"")
-                        .append(png)
-                        .append("\">");
+                figure(
+                        h,
+                        "throughput " + pattern + " " + blob + " B",
+                        Charts.throughput(out, cells, engines, databases, pattern, blob));
             }
             if (Scores.LATENCY_PATTERNS.contains(pattern)) {
                 for (int blob : blobs) {
-                    String png = Charts.latency(out, cells, engines, databases, pattern, blob);
-                    h.append("<img alt=\"read latency ")
-                            .append(pattern)
-                            .append(' ')
-                            .append(blob)
-                            .append(" B\" src=\"")
-                            .append(png)
-                            .append("\">");
+                    figure(
+                            h,
+                            "read latency " + pattern + " " + blob + " B",
+                            Charts.latency(out, cells, engines, databases, pattern, blob));
                 }
             }
             h.append("</div>\n");
@@ -122,6 +114,10 @@ final class ReportPage {
                         "{if(i[k].complete&&i[k].naturalWidth>0)ok++;}document.body.setAttribute('data-figures-rendered',ok);")
                 .append("document.body.setAttribute('data-figures-broken',i.length-ok);});</script>\n</body></html>\n");
         return h.toString();
+    }
+
+    private static void figure(StringBuilder h, String alt, String png) {
+        h.append("<img alt=\"").append(alt).append("\" src=\"").append(png).append("\">");
     }
 
     private void header(StringBuilder h) {
