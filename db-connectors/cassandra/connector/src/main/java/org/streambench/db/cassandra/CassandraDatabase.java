@@ -65,6 +65,11 @@ public final class CassandraDatabase implements Database {
 
     private CqlSession session;
     private String table;
+    private String keyspace;
+    /** The keyspace's replication as the settings ask for it, a CQL map, and the entries it stores. */
+    private String replication;
+
+    private Map<String, String> replicationEntries;
     private ConsistencyLevel readConsistency;
     private ConsistencyLevel writeConsistency;
     private PreparedStatement readStatement;
@@ -78,7 +83,7 @@ public final class CassandraDatabase implements Database {
         checkSettings(settings);
         String datacenter = settings.get("localDatacenter", "datacenter1");
         List<HostPort> contactPoints = HostPort.parseList(url, DEFAULT_PORT, "url", NAME);
-        String keyspace = settings.identifier("keyspace", "streambench", NAME, LANGUAGE, RESERVED);
+        keyspace = settings.identifier("keyspace", "streambench", NAME, LANGUAGE, RESERVED);
         table = qualifiedTable(settings);
         readConsistency = DefaultConsistencyLevel.valueOf(settings.get("readConsistency", "ONE"));
         writeConsistency = DefaultConsistencyLevel.valueOf(settings.get("writeConsistency", "ONE"));
@@ -110,11 +115,23 @@ public final class CassandraDatabase implements Database {
             session = builder.build();
             String strategy = settings.get("replicationStrategy", "SimpleStrategy");
             String factor = settings.get("replicationFactor", "1");
-            String replication = strategy.equals("NetworkTopologyStrategy")
-                    ? "{'class': 'NetworkTopologyStrategy', '" + datacenter + "': " + Integer.parseInt(factor) + "}"
-                    : "{'class': '" + settings.identifier("replicationStrategy", "SimpleStrategy", NAME, LANGUAGE)
-                            + "', 'replication_factor': " + Integer.parseInt(factor)
-                            + "}";
+            int replicas = Integer.parseInt(factor);
+            if (strategy.equals("NetworkTopologyStrategy")) {
+                replication = "{'class': 'NetworkTopologyStrategy', '" + datacenter + "': " + replicas + "}";
+                replicationEntries = Map.of(
+                        "class",
+                        "org.apache.cassandra.locator.NetworkTopologyStrategy",
+                        datacenter,
+                        Integer.toString(replicas));
+            } else {
+                String simpleName = settings.identifier("replicationStrategy", "SimpleStrategy", NAME, LANGUAGE);
+                replication = "{'class': '" + simpleName + "', 'replication_factor': " + replicas + "}";
+                replicationEntries = Map.of(
+                        "class",
+                        "org.apache.cassandra.locator." + simpleName,
+                        "replication_factor",
+                        Integer.toString(replicas));
+            }
             session.execute("CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = " + replication);
         } catch (DriverException e) {
             close();
@@ -126,6 +143,10 @@ public final class CassandraDatabase implements Database {
     @Override
     public void resetSchema() {
         try {
+            // a keyspace an earlier run created keeps its replication until this run's is set
+            if (!replicationEntries.equals(keyspaceReplication())) {
+                session.execute("ALTER KEYSPACE " + keyspace + " WITH replication = " + replication);
+            }
             session.execute("DROP TABLE IF EXISTS " + table);
             session.execute("CREATE TABLE " + table + " (id text PRIMARY KEY, int_1 int, int_2 int, int_3 int,"
                     + " double_1 double, double_2 double, double_3 double, payload blob)");
@@ -369,6 +390,13 @@ public final class CassandraDatabase implements Database {
         return "no flush from the client (CQL has none)";
     }
 
+    /** The keyspace's replication as the cluster stores it (the strategy's full class name), empty before it exists. */
+    private Map<String, String> keyspaceReplication() {
+        Row row = session.execute("SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?", keyspace)
+                .one();
+        return row == null ? Map.of() : row.getMap("replication", String.class, String.class);
+    }
+
     /** The commit log's sync mode from the server's settings table (Cassandra 4.0+), and this connector's consistency levels. */
     @Override
     public Map<String, String> durabilitySettings() {
@@ -376,6 +404,7 @@ public final class CassandraDatabase implements Database {
         settings.put("readConsistency", readConsistency.name());
         settings.put("writeConsistency", writeConsistency.name());
         try {
+            settings.put("replication", new TreeMap<>(keyspaceReplication()).toString());
             for (Row row : session.execute("SELECT name, value FROM system_views.settings")) {
                 String name = row.getString("name");
                 if (name.startsWith("commitlog_sync")) {
