@@ -11,8 +11,10 @@ import org.apache.commons.rng.sampling.distribution.SharedStateDiscreteSampler;
  * workloads name it: {@code uniform} (every key alike, the study's), {@code zipfian[:S]} (the key
  * of popularity rank k is picked with a probability proportional to 1/k^S, S = 0.99 by default as
  * in YCSB; the ranks scattered over the key space, as YCSB's scrambled zipfian does, so the popular
- * keys are not neighbours), or {@code hotspot:F/P} (a fraction P of the picks goes to the first
- * fraction F of the keys, e.g. hotspot:0.2/0.8). A pick is a pure function of a record's 64-bit
+ * keys are not neighbours), {@code latest[:S]} (the same popularity by recency, as YCSB's latest
+ * picks in a table that no insert grows: rank 1 is the last key the prefill wrote, rank 2 the one
+ * before it), or {@code hotspot:F/P} (a fraction P of the picks goes to the first fraction F of the
+ * keys, e.g. hotspot:0.2/0.8). A pick is a pure function of a record's 64-bit
  * hash, so verification replays it.
  */
 public abstract sealed class KeyDistribution implements Serializable {
@@ -48,23 +50,29 @@ public abstract sealed class KeyDistribution implements Serializable {
         return cliName().hashCode();
     }
 
-    /** Reads uniform, zipfian, zipfian:S or hotspot:F/P; a one-line IllegalArgumentException otherwise. */
+    /** Reads uniform, zipfian, zipfian:S, latest, latest:S or hotspot:F/P; a one-line IllegalArgumentException otherwise. */
     public static KeyDistribution parse(String text) {
-        String form = "must be uniform, zipfian[:S] (0 < S <= 10) or hotspot:F/P (fractions between 0 and 1)";
+        String form =
+                "must be uniform, zipfian[:S] or latest[:S] (0 < S <= 10) or hotspot:F/P (fractions between 0 and 1)";
         String value = text.strip().toLowerCase(Locale.ROOT);
         try {
             if (value.equals("uniform")) {
                 return UNIFORM;
             }
-            if (value.equals("zipfian")) {
-                return new Zipfian(DEFAULT_ZIPFIAN_EXPONENT);
-            }
-            if (value.startsWith("zipfian:")) {
-                double exponent = Double.parseDouble(value.substring("zipfian:".length()));
-                if (exponent > 0 && exponent <= 10) {
-                    return new Zipfian(exponent);
+            for (boolean byRecency : new boolean[] {false, true}) {
+                String name = Zipfian.name(byRecency);
+                if (value.equals(name)) {
+                    return new Zipfian(DEFAULT_ZIPFIAN_EXPONENT, byRecency);
                 }
-            } else if (value.startsWith("hotspot:")) {
+                if (value.startsWith(name + ":")) {
+                    double exponent = Double.parseDouble(value.substring(name.length() + 1));
+                    if (exponent > 0 && exponent <= 10) {
+                        return new Zipfian(exponent, byRecency);
+                    }
+                    throw new IllegalArgumentException("key distribution '" + text + "' " + form);
+                }
+            }
+            if (value.startsWith("hotspot:")) {
                 String[] parts = value.substring("hotspot:".length()).split("/", -1);
                 if (parts.length == 2) {
                     double keys = Double.parseDouble(parts[0]);
@@ -106,7 +114,8 @@ public abstract sealed class KeyDistribution implements Serializable {
     /**
      * Commons RNG's rejection-inversion sampler (exact, constant time per pick, any number of keys
      * up to 2^31 - 1), fed by a SplitMix64 seeded with the record's hash; rank k goes to index
-     * (k - 1) x P mod keys, with P a prime above every key count, which is a permutation of the keys.
+     * (k - 1) x P mod keys, with P a prime above every key count, which is a permutation of the keys;
+     * by recency (latest), to index keys - k, the last prefilled key first.
      */
     static final class Zipfian extends KeyDistribution {
         private static final long serialVersionUID = 1L;
@@ -114,16 +123,22 @@ public abstract sealed class KeyDistribution implements Serializable {
         static final long SCATTER = 4_294_967_311L;
 
         private final double exponent;
+        private final boolean byRecency;
 
-        Zipfian(double exponent) {
+        Zipfian(double exponent, boolean byRecency) {
             this.exponent = exponent;
+            this.byRecency = byRecency;
+        }
+
+        static String name(boolean byRecency) {
+            return byRecency ? "latest" : "zipfian";
         }
 
         @Override
         public void check(long keys) {
             if (keys > Integer.MAX_VALUE) {
                 throw new IllegalArgumentException(
-                        "the zipfian key distribution takes at most " + Integer.MAX_VALUE + " keys");
+                        "the " + name(byRecency) + " key distribution takes at most " + Integer.MAX_VALUE + " keys");
             }
         }
 
@@ -144,7 +159,7 @@ public abstract sealed class KeyDistribution implements Serializable {
             long rank = current.sampler()
                     .withUniformRandomProvider(new SplitMix64(hash))
                     .sample();
-            return indexOfRank(rank, keys);
+            return byRecency ? keys - rank : indexOfRank(rank, keys);
         }
 
         /** Where the key of popularity {@code rank} (from 1) lies. */
@@ -154,7 +169,7 @@ public abstract sealed class KeyDistribution implements Serializable {
 
         @Override
         public String cliName() {
-            return exponent == DEFAULT_ZIPFIAN_EXPONENT ? "zipfian" : "zipfian:" + exponent;
+            return name(byRecency) + (exponent == DEFAULT_ZIPFIAN_EXPONENT ? "" : ":" + exponent);
         }
     }
 

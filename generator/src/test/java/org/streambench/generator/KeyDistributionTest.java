@@ -1,6 +1,7 @@
 package org.streambench.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -67,6 +68,34 @@ class KeyDistributionTest {
         assertTrue(Math.abs(second - first) > 1, "rank 2 is not rank 1's neighbour: " + second);
     }
 
+    /**
+     * latest: YCSB's read-latest without inserts, the zipfian popularity by recency. Rank k is
+     * index keys - k (the prefill writes keys in index order), and ranks are picked as zipfian's.
+     */
+    @Test
+    void latestPicksTheLastPrefilledKeysMostInProportionToOneOverKToTheS() {
+        KeyDistribution latest = KeyDistribution.parse("latest");
+        long[] picks = new long[KEYS];
+        SplittableRandom hashes = new SplittableRandom(4);
+        for (int i = 0; i < PICKS; i++) {
+            picks[(int) latest.index(hashes.nextLong(), KEYS)]++;
+        }
+        double harmonic = 0;
+        for (int k = 1; k <= KEYS; k++) {
+            harmonic += Math.pow(k, -KeyDistribution.DEFAULT_ZIPFIAN_EXPONENT);
+        }
+        for (int k : new int[] {1, 2, 3, 5, 10, 100, 1000}) {
+            double p = Math.pow(k, -KeyDistribution.DEFAULT_ZIPFIAN_EXPONENT) / harmonic;
+            double expected = p * PICKS;
+            double sigma = Math.sqrt(PICKS * p * (1 - p));
+            long picked = picks[KEYS - k];
+            assertTrue(
+                    Math.abs(picked - expected) < 5 * sigma,
+                    "rank " + k + " (index " + (KEYS - k) + "): " + picked + " picks, expected "
+                            + Math.round(expected));
+        }
+    }
+
     @Test
     void hotspotSendsItsShareOfPicksToItsShareOfKeys() {
         KeyDistribution hotspot = KeyDistribution.parse("hotspot:0.2/0.8");
@@ -95,13 +124,25 @@ class KeyDistributionTest {
         assertEquals("zipfian", KeyDistribution.parse("Zipfian:0.99").cliName());
         assertEquals("zipfian:1.2", KeyDistribution.parse("zipfian:1.2").cliName());
         assertEquals("hotspot:0.2/0.8", KeyDistribution.parse("hotspot:0.2/0.8").cliName());
-        for (String bad :
-                new String[] {"zipf", "zipfian:0", "zipfian:x", "hotspot:0.2", "hotspot:1/0.5", "hotspot:0.2/0"}) {
+        assertEquals("latest", KeyDistribution.parse("Latest:0.99").cliName());
+        assertEquals("latest:0.5", KeyDistribution.parse("latest:0.5").cliName());
+        assertNotEquals(KeyDistribution.parse("latest"), KeyDistribution.parse("zipfian"));
+        for (String bad : new String[] {
+            "zipf",
+            "zipfian:0",
+            "zipfian:x",
+            "latest:0",
+            "latest:11",
+            "latest:",
+            "hotspot:0.2",
+            "hotspot:1/0.5",
+            "hotspot:0.2/0"
+        }) {
             IllegalArgumentException e =
                     assertThrows(IllegalArgumentException.class, () -> KeyDistribution.parse(bad), bad);
             assertEquals(
-                    "key distribution '" + bad + "' must be uniform, zipfian[:S] (0 < S <= 10) or hotspot:F/P"
-                            + " (fractions between 0 and 1)",
+                    "key distribution '" + bad + "' must be uniform, zipfian[:S] or latest[:S] (0 < S <= 10) or"
+                            + " hotspot:F/P (fractions between 0 and 1)",
                     e.getMessage());
         }
         assertThrows(

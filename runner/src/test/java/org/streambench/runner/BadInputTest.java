@@ -93,8 +93,8 @@ class BadInputTest {
                 "--access|async:4,linger=5ms|; linger goes with batch only",
                 "--access|sync,linger=5ms|; linger goes with batch only",
                 "--access|pipeline:8|--access 'pipeline:8' must be sync, batch:N[,linger=20ms] or async:K",
-                "--key-distribution|zipf|--key-distribution: key distribution 'zipf' must be uniform, zipfian[:S]"
-                        + " (0 < S <= 10) or hotspot:F/P (fractions between 0 and 1)",
+                "--key-distribution|zipf|--key-distribution: key distribution 'zipf' must be uniform, zipfian[:S] or"
+                        + " latest[:S] (0 < S <= 10) or hotspot:F/P (fractions between 0 and 1)",
                 "--key-distribution|hotspot:0.2|--key-distribution: key distribution 'hotspot:0.2' must be uniform",
                 "--guarantee|maybe|--guarantee 'maybe' must be one of none, at-least-once, exactly-once",
                 "--checkpoint-interval|5ms|--checkpoint-interval '5ms' is shorter than 10ms",

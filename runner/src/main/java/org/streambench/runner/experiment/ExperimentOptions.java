@@ -141,7 +141,8 @@ public final class ExperimentOptions {
             defaultValue = "uniform",
             description = "How read, update and mixed records pick among the --keys: uniform (as the study),"
                     + " zipfian[:S] (rank k picked in proportion to 1/k^S, S = 0.99 as in YCSB, the popular keys"
-                    + " scattered over the key space), hotspot:F/P (a fraction P of the picks on a fraction F of"
+                    + " scattered over the key space), latest[:S] (the same by recency: the last prefilled key most"
+                    + " often, as YCSB's latest), hotspot:F/P (a fraction P of the picks on a fraction F of"
                     + " the keys, e.g. hotspot:0.2/0.8) (default: ${DEFAULT-VALUE}).")
     public String keyDistribution;
 
