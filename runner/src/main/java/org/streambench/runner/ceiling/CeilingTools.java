@@ -50,8 +50,15 @@ public final class CeilingTools {
                 .filter(tool -> CeilingRun.refusal(tool, CeilingBesideRun.requestOf(spec)) == null);
     }
 
+    /** The databases that have a ceiling tool, of the registry's. */
     public static List<String> withCeilingTool() {
-        return Databases.names().stream()
+        return withCeilingTool(Databases.names());
+    }
+
+    /** Those of {@code databases} that have a ceiling tool, each once, in their order. */
+    public static List<String> withCeilingTool(List<String> databases) {
+        return databases.stream()
+                .distinct()
                 .filter(name -> toolOf(name).isPresent())
                 .toList();
     }

@@ -11,11 +11,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.streambench.local.UserError;
 import org.streambench.model.CapacityDocument;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.capacity.CapacityInputs;
 import org.streambench.runner.capacity.CapacityRun;
 import org.streambench.runner.capacity.CapacitySearch;
 import org.streambench.runner.experiment.ConnectionOptions;
@@ -51,13 +50,8 @@ import picocli.CommandLine.Spec;
         })
 final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
-    private static final Pattern SLO = Pattern.compile("p99=(\\d+(?:\\.\\d+)?)(us|µs|ms|s)");
-    private static final double TOLERANCE = 0.05;
     /** What a step costs besides its warm-up and window (job start, prefill, stop, verify), until measured. */
     static final int STEP_OVERHEAD_SECONDS = 15;
-
-    static final String DEFAULT_MAX_STEPS = "8";
-    static final String DEFAULT_MAX_TIME = "30m";
 
     @Option(
             names = "--slo",
@@ -77,14 +71,14 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
     @Option(
             names = "--max-steps",
             paramLabel = "N",
-            defaultValue = DEFAULT_MAX_STEPS,
+            defaultValue = CapacityInputs.DEFAULT_MAX_STEPS,
             description = "The most steps per parallelism (default: ${DEFAULT-VALUE}).")
     String maxSteps;
 
     @Option(
             names = "--max-time",
             paramLabel = "DURATION",
-            defaultValue = DEFAULT_MAX_TIME,
+            defaultValue = CapacityInputs.DEFAULT_MAX_TIME,
             description = "The longest search per parallelism; a step that would start later is not run"
                     + " (default: ${DEFAULT-VALUE}).")
     String maxTime;
@@ -123,9 +117,9 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
         if (command.commandLine().getParseResult().hasMatchedOption("--parallelism")) {
             throw new UserError("bench capacity takes --parallelisms (a list), not --parallelism");
         }
-        CapacitySearch.Objective objective = objective(slo);
+        CapacitySearch.Objective objective = CapacityInputs.objective(slo);
         List<Integer> levels = levels(parallelisms);
-        CapacitySearch.Bounds bounds = bounds(maxSteps, maxTime);
+        CapacitySearch.Bounds bounds = CapacityInputs.bounds(maxSteps, maxTime);
         int steps = bounds.maxSteps();
         long maxSeconds = TimeUnit.NANOSECONDS.toSeconds(bounds.maxNanos());
         if (!command.commandLine().getParseResult().hasMatchedOption("--warmup")) {
@@ -158,8 +152,8 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
                 base.durationSeconds(),
                 steps,
                 TimeBudget.human(maxSeconds),
-                TimeBudget.human(levels.size() * longestSearchSeconds(bounds, stepSeconds)),
-                TOLERANCE * 100);
+                TimeBudget.human(levels.size() * CapacityInputs.longestSearchSeconds(bounds, stepSeconds)),
+                CapacityInputs.TOLERANCE * 100);
         if (dryRun) {
             floorWarning.ifPresent(command.commandLine().getErr()::println);
             return 0;
@@ -190,40 +184,6 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
     }
 
     /** --max-steps and --max-time as a search's bounds; bad input if either is not a positive number. */
-    static CapacitySearch.Bounds bounds(String maxSteps, String maxTime) {
-        int steps = Inputs.positiveInt("--max-steps", maxSteps, "");
-        int maxSeconds = Inputs.seconds("--max-time", maxTime);
-        if (maxSeconds < 1) {
-            throw new UserError("--max-time '" + maxTime + "' leaves no time for a step; give at least 1s");
-        }
-        return new CapacitySearch.Bounds(steps, TimeUnit.SECONDS.toNanos(maxSeconds), TOLERANCE);
-    }
-
-    /** The longest one parallelism's search may take within {@code bounds}, steps of {@code stepSeconds} each (--dry-run). */
-    static long longestSearchSeconds(CapacitySearch.Bounds bounds, long stepSeconds) {
-        long maxSeconds = TimeUnit.NANOSECONDS.toSeconds(bounds.maxNanos());
-        return Math.min(maxSeconds + stepSeconds, (bounds.maxSteps() + 1) * stepSeconds);
-    }
-
-    static CapacitySearch.Objective objective(String text) {
-        Matcher m = SLO.matcher(text.trim());
-        if (!m.matches()) {
-            throw new UserError("--slo '" + text + "' must look like p99=50ms (a p99 of the end-to-end latency in us,"
-                    + " ms or s)");
-        }
-        double value = Double.parseDouble(m.group(1));
-        double micros =
-                switch (m.group(2)) {
-                    case "s" -> value * 1_000_000;
-                    case "ms" -> value * 1_000;
-                    default -> value;
-                };
-        if (micros < 1 || micros > 3_600_000_000.0) {
-            throw new UserError("--slo '" + text + "' must be from 1 us to 1 hour");
-        }
-        return new CapacitySearch.Objective(Math.round(micros));
-    }
-
     private static List<Integer> levels(List<String> given) {
         List<Integer> levels = new ArrayList<>();
         for (String text : given) {

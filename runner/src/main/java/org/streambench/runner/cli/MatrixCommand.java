@@ -25,6 +25,7 @@ import org.streambench.model.RunDocument;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.Guarantee;
+import org.streambench.runner.capacity.CapacityInputs;
 import org.streambench.runner.capacity.CapacityRun;
 import org.streambench.runner.capacity.CapacitySearch;
 import org.streambench.runner.ceiling.CeilingTools;
@@ -246,14 +247,14 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             names = "--max-steps",
             paramLabel = "N",
             description =
-                    "With --capacity: the most steps per search (default: " + CapacityCommand.DEFAULT_MAX_STEPS + ").")
+                    "With --capacity: the most steps per search (default: " + CapacityInputs.DEFAULT_MAX_STEPS + ").")
     String maxSteps;
 
     @Option(
             names = "--max-time",
             paramLabel = "DURATION",
             description = "With --capacity: the longest search per cell; a step that would start later is not run"
-                    + " (default: " + CapacityCommand.DEFAULT_MAX_TIME + ").")
+                    + " (default: " + CapacityInputs.DEFAULT_MAX_TIME + ").")
     String maxTime;
 
     @Option(
@@ -640,10 +641,10 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     + " set beside the ceiling)");
         }
         return new CapacitySettings(
-                CapacityCommand.objective(slo),
-                CapacityCommand.bounds(
-                        maxSteps == null ? CapacityCommand.DEFAULT_MAX_STEPS : maxSteps,
-                        maxTime == null ? CapacityCommand.DEFAULT_MAX_TIME : maxTime));
+                CapacityInputs.objective(slo),
+                CapacityInputs.bounds(
+                        maxSteps == null ? CapacityInputs.DEFAULT_MAX_STEPS : maxSteps,
+                        maxTime == null ? CapacityInputs.DEFAULT_MAX_TIME : maxTime));
     }
 
     record CapacitySettings(CapacitySearch.Objective objective, CapacitySearch.Bounds bounds) {}
@@ -702,7 +703,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     /** --ceiling: some database of the matrix has a tool, each such tool is installed, and it takes the parallelism as threads. */
     private static void checkCeilings(List<Cell> cells, int parallelism) {
-        List<String> withTool = databasesWithCeilingTool(cells);
+        List<String> withTool =
+                CeilingTools.withCeilingTool(cells.stream().map(Cell::database).toList());
         if (withTool.isEmpty()) {
             throw new UserError("--ceiling: none of the matrix's databases has a ceiling tool; those that have one: "
                     + String.join(", ", CeilingTools.withCeilingTool()));
@@ -710,14 +712,6 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         CeilingTools.requireClientsFor(parallelism);
         withTool.forEach(database ->
                 CeilingTools.requireInstalled(CeilingTools.toolOf(database).orElseThrow()));
-    }
-
-    static List<String> databasesWithCeilingTool(List<Cell> cells) {
-        return cells.stream()
-                .map(Cell::database)
-                .distinct()
-                .filter(database -> CeilingTools.toolOf(database).isPresent())
-                .toList();
     }
 
     private ExperimentSpec specOf(Cell cell) {

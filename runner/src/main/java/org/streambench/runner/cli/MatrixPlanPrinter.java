@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.runner.capacity.CapacityInputs;
 import org.streambench.runner.ceiling.CeilingBesideRun;
 import org.streambench.runner.ceiling.CeilingRun;
 import org.streambench.runner.ceiling.CeilingTools;
@@ -100,7 +101,7 @@ final class MatrixPlanPrinter {
             ExperimentSpec spec = specs.get(i);
             console.printf(Locale.ROOT, "  %3d. %s%n", i + 1, cells.get(i).id());
             long step = Math.round(spec.warmupSeconds() + spec.durationSeconds() + overhead);
-            seconds += search == null ? step : CapacityCommand.longestSearchSeconds(search.bounds(), step);
+            seconds += search == null ? step : CapacityInputs.longestSearchSeconds(search.bounds(), step);
         }
         if (settings.ceiling() && !specs.isEmpty()) {
             seconds += printCeilings(console, cells, specs);
@@ -138,7 +139,8 @@ final class MatrixPlanPrinter {
                         + ")")
                 .distinct()
                 .toList();
-        List<String> withTool = MatrixCommand.databasesWithCeilingTool(cells);
+        List<String> withTool =
+                CeilingTools.withCeilingTool(cells.stream().map(Cell::database).toList());
         List<String> without = cells.stream()
                 .map(Cell::database)
                 .distinct()
