@@ -16,18 +16,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
-import org.streambench.db.CeilingTool;
 import org.streambench.db.Databases;
 import org.streambench.local.Home;
 import org.streambench.local.UserError;
-import org.streambench.model.CapacityDocument;
 import org.streambench.model.RunDocument;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.Guarantee;
 import org.streambench.runner.capacity.CapacityInputs;
 import org.streambench.runner.capacity.CapacityRun;
-import org.streambench.runner.capacity.CapacitySearch;
 import org.streambench.runner.ceiling.CeilingTools;
 import org.streambench.runner.ceiling.MatrixCeilings;
 import org.streambench.runner.experiment.ConnectionOptions;
@@ -42,6 +39,7 @@ import org.streambench.runner.experiment.Names.EngineNames;
 import org.streambench.runner.matrix.Cell;
 import org.streambench.runner.matrix.Journal;
 import org.streambench.runner.matrix.JournalSettings;
+import org.streambench.runner.matrix.MatrixCells;
 import org.streambench.runner.matrix.MatrixPlan;
 import org.streambench.runner.matrix.MatrixProgress;
 import org.streambench.runner.matrix.MatrixRunner;
@@ -50,7 +48,6 @@ import org.streambench.runner.matrix.TimeBudget;
 import org.streambench.runner.monitor.MatrixMetrics;
 import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.ResultFolder;
-import org.streambench.runner.results.RunResult;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -621,7 +618,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     }
 
     /** --capacity's objective and bounds, checked; null without --capacity (whose options are then refused). */
-    private CapacitySettings capacitySettings() {
+    private MatrixCells.Capacity capacitySettings() {
         if (!capacity) {
             for (String option : List.of("--slo", "--max-steps", "--max-time")) {
                 if (command.findOption(option).getValue() != null) {
@@ -640,18 +637,16 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             throw new UserError("--capacity and --ceiling: give one (a capacity search has no single throughput to"
                     + " set beside the ceiling)");
         }
-        return new CapacitySettings(
+        return new MatrixCells.Capacity(
                 CapacityInputs.objective(slo),
                 CapacityInputs.bounds(
                         maxSteps == null ? CapacityInputs.DEFAULT_MAX_STEPS : maxSteps,
                         maxTime == null ? CapacityInputs.DEFAULT_MAX_TIME : maxTime));
     }
 
-    record CapacitySettings(CapacitySearch.Objective objective, CapacitySearch.Bounds bounds) {}
-
     /** Checks every cell as `bench run` would, before anything starts; returns their specs. */
     private List<ExperimentSpec> checkCells(List<Cell> cells) throws IOException {
-        CapacitySettings capacitySettings = capacitySettings();
+        MatrixCells.Capacity capacitySettings = capacitySettings();
         List<ExperimentSpec> specs = new ArrayList<>();
         job.runner(new PrintWriter(PrintWriter.nullWriter()));
         for (String database :
@@ -735,22 +730,6 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         return experiment.toSpec(job);
     }
 
-    /** What a cell's run needs of its database: the group's session, or one with the cell's --db-settings value added. */
-    @FunctionalInterface
-    private interface SessionWork<T> {
-        T run(DatabaseSession session) throws Exception;
-    }
-
-    private static <T> T inSessionOf(Cell cell, DatabaseSession groupSession, SessionWork<T> work) throws Exception {
-        String added = cell.settings().get(SettingAxis.DB_SETTINGS.runOption());
-        if (added == null) {
-            return work.run(groupSession);
-        }
-        try (DatabaseSession session = groupSession.withAddedSettings(SettingAxis.databaseSettings(added))) {
-            return work.run(session);
-        }
-    }
-
     /** The plan and its estimated wall time; with the journal of a matrix under way, its measured overhead. */
     private void printPlan(
             PrintWriter console, MatrixPlan plan, List<Cell> cells, List<ExperimentSpec> specs, Journal measured) {
@@ -803,7 +782,16 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         MatrixCeilings ceilings = ceiling ? new MatrixCeilings(journal.dir()) : null;
         try (MatrixMetrics metrics = new MatrixMetrics(Home.work(), total)) {
             runner = new MatrixRunner<>(
-                    journal, cells(ceilings, capacitySettings()), listener(metrics, progress), retryFailed);
+                    journal,
+                    new MatrixCells(
+                            connection,
+                            this::specOf,
+                            job::runner,
+                            experiment.steadyWarmup(),
+                            ceilings,
+                            capacitySettings()),
+                    listener(metrics, progress),
+                    retryFailed);
             runner.run(progress.above(console));
         } finally {
             progress.close();
@@ -813,80 +801,6 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             console.println(ceilings.summary());
         }
         return runner.summarize(console);
-    }
-
-    /**
-     * Each cell a full bench run of its spec, against the local server (or --db-url) of its database
-     * group; with {@code ceilings}, then its database's ceiling.
-     */
-    private MatrixRunner.Cells<DatabaseSession> cells(MatrixCeilings ceilings, CapacitySettings search) {
-        return new MatrixRunner.Cells<>() {
-            @Override
-            public DatabaseSession openDatabase(String database, PrintWriter console) {
-                return DatabaseSession.open(database, connection, console);
-            }
-
-            @Override
-            public MatrixRunner.Outcome run(Cell cell, DatabaseSession groupSession, Path dir, PrintWriter log)
-                    throws Exception {
-                ExperimentSpec spec = specOf(cell);
-                return inSessionOf(cell, groupSession, session -> {
-                    if (search != null) {
-                        return capacityOf(cell, spec, search, session, dir, log);
-                    }
-                    RunResult result = job.runner(log)
-                            .run(
-                                    spec.withDatabaseSettings(session.settings()),
-                                    experiment.steadyWarmup(),
-                                    session,
-                                    dir);
-                    Optional<CeilingTool> tool = CeilingTools.toolFor(spec);
-                    if (ceilings != null && result.passed() && tool.isPresent()) {
-                        ceilings.addTo(dir, spec, result, tool.get(), session, log);
-                    }
-                    return MatrixRunner.Outcome.of(result, dir);
-                });
-            }
-        };
-    }
-
-    /** A cell of --capacity: the search at the matrix's parallelism, into the cell's folder; it passes if it found a capacity. */
-    private MatrixRunner.Outcome capacityOf(
-            Cell cell, ExperimentSpec spec, CapacitySettings search, DatabaseSession session, Path dir, PrintWriter log)
-            throws Exception {
-        CapacityDocument.Search found = CapacityRun.search(
-                        spec.withDatabaseSettings(session.settings()),
-                        List.of(spec.parallelism()),
-                        search.objective(),
-                        search.bounds(),
-                        dir,
-                        CapacityRun.inFolders(job::runner, experiment.steadyWarmup(), session, log),
-                        log)
-                .get(0);
-        String what = cell.id() + " (" + search.objective().brief() + ")";
-        if (found.capacity() == null) {
-            String why = found.probeThroughput() > 0
-                    ? "no rate met the objective (" + search.objective().brief() + "): " + found.stopReason()
-                    : found.stopReason();
-            return new MatrixRunner.Outcome(
-                    false, why, null, null, null, Map.of("search", found.wallSeconds()), what + ": FAILED: " + why);
-        }
-        return new MatrixRunner.Outcome(
-                true,
-                null,
-                found.capacity(),
-                null,
-                null,
-                Map.of("search", found.wallSeconds()),
-                String.format(
-                        Locale.ROOT,
-                        "%s: capacity %,.0f records/s (%.0f %% of the unthrottled %,.0f), %d steps -> %s",
-                        what,
-                        found.capacity(),
-                        100 * found.capacity() / found.probeThroughput(),
-                        found.probeThroughput(),
-                        found.steps().size(),
-                        dir.resolve(CapacityDocument.FILE)));
     }
 
     /** The matrix's Prometheus metrics and its progress bar hear of every cell. */

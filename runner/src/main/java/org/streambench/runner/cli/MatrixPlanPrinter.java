@@ -12,6 +12,7 @@ import org.streambench.runner.ceiling.CeilingTools;
 import org.streambench.runner.ceiling.MatrixCeilings;
 import org.streambench.runner.matrix.Cell;
 import org.streambench.runner.matrix.Journal;
+import org.streambench.runner.matrix.MatrixCells;
 import org.streambench.runner.matrix.MatrixPlan;
 import org.streambench.runner.matrix.MatrixRunner;
 import org.streambench.runner.matrix.SettingAxis;
@@ -31,7 +32,7 @@ final class MatrixPlanPrinter {
             boolean steadyWarmup,
             String metricsPort,
             int estimatedOverheadSeconds,
-            MatrixCommand.CapacitySettings search,
+            MatrixCells.Capacity search,
             boolean ceiling) {}
 
     private MatrixPlanPrinter() {}
@@ -84,7 +85,7 @@ final class MatrixPlanPrinter {
         }
         List<Double> overheads = measured == null ? List.of() : MatrixRunner.sortedOverheads(measured);
         double overhead = overheads.isEmpty() ? settings.estimatedOverheadSeconds() : MatrixRunner.median(overheads);
-        MatrixCommand.CapacitySettings search = settings.search();
+        MatrixCells.Capacity search = settings.search();
         if (search != null && !specs.isEmpty()) {
             console.printf(
                     Locale.ROOT,
