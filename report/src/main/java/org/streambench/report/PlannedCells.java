@@ -36,7 +36,9 @@ public record PlannedCells(int planned, List<Missing> missing) {
         MatrixJournal document = JournalJson.read(journal);
         List<Missing> missing = new ArrayList<>();
         for (MatrixJournal.CellEntry cell : document.cells()) {
-            if (folderWithResults.contains(dir.resolve(cell.id()).normalize())) {
+            Path cellFolder = dir.resolve(cell.id()).normalize();
+            // a cell of a fill (bench matrix --steps) holds its results in step folders
+            if (folderWithResults.stream().anyMatch(folder -> folder.startsWith(cellFolder))) {
                 continue;
             }
             missing.add(new Missing(

@@ -297,6 +297,70 @@ class MatrixTest {
         Processes.awaitNoneNaming(work.toString(), 15); // no process of the matrix's work folder
     }
 
+    /**
+     * --steps in a matrix: each insert cell fills one table in two steps into its own step folders,
+     * the second step starting on the first's rows; the plan says so, and the report finds every
+     * planned cell's results in its step folders.
+     */
+    @Test
+    void aFillMatrixRunsEachCellsStepsOnOneTableAndTheReportFindsThem(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("matrix");
+        List<String> args = new ArrayList<>(List.of(
+                "matrix",
+                "--engines",
+                "flink",
+                "--databases",
+                "postgresql",
+                "--patterns",
+                "insert",
+                "--blobs",
+                "100",
+                "--steps",
+                "2",
+                "--records",
+                "300",
+                "--duration",
+                "120s",
+                "--warmup",
+                "0s",
+                "--metrics-port",
+                "0",
+                "--out",
+                out.toString()));
+        args.addAll(TestRuns.postgresArgs(TestServers.start("postgresql")));
+        List<String> dryRun = new ArrayList<>(args);
+        dryRun.add("--dry-run");
+        CliResult plan = CliResult.bench(dryRun.toArray(String[]::new));
+        assertEquals(0, plan.code(), plan.toString());
+        assertTrue(plan.out().contains("each cell a fill of 2 steps on one table"), plan.out());
+        assertFalse(Files.exists(out), "a dry run writes nothing");
+
+        CliResult run = CliResult.bench(args.toArray(String[]::new));
+        assertEquals(0, run.code(), run.toString());
+        assertTrue(run.out().contains("fill of 2 steps, step 2: flink x postgresql, insert, 100 B"), run.out());
+        String cell = "flink/postgresql/insert/100/rep-1";
+        long perStep = 0;
+        for (int step = 1; step <= 2; step++) {
+            Map<String, Object> result = ResultFiles.read(out.resolve(cell).resolve("step-" + step));
+            Map<String, Object> spec = EndToEndTest.map(result, "spec");
+            perStep = ((Number) spec.get("recordsPerGenerator")).longValue()
+                    * ((Number) spec.get("generatorParallelism")).intValue();
+            assertEquals(0, EndToEndTest.map(result, "verification").get("mismatches"), result.toString());
+            Map<String, Object> fill = EndToEndTest.map(result, "fill");
+            assertEquals(step, fill.get("step"));
+            assertEquals((step - 1) * perStep, ((Number) fill.get("rowsBefore")).longValue(), fill.toString());
+        }
+        JsonNode journal = JSON.readTree(out.resolve(Journal.FILE).toFile());
+        assertEquals("ok", journal.get("cells").get(0).get("state").asText(), journal.toString());
+        assertEquals("2", journal.get("settings").get("steps").asText(), "the journal keeps --steps for a resume");
+
+        CliResult report = CliResult.bench("report", out.toString());
+        assertEquals(0, report.code(), report.toString());
+        String html = Files.readString(out.resolve("report").resolve("index.html"));
+        assertTrue(html.contains("every one has a result"), html);
+        assertTrue(html.contains("Fill level"), html);
+    }
+
     @Test
     void aDryRunPrintsThePlanAndWritesNothing(@TempDir Path tmp) {
         Path out = tmp.resolve("matrix");
@@ -427,6 +491,31 @@ class MatrixTest {
         assertBad(
                 out, "takes --engines (a list), not --engine", "matrix", "--engine", "flink", "--out", out.toString());
         assertBad(out, "--retry-failed goes with --resume", "matrix", "--retry-failed", "--out", out.toString());
+        assertBad(
+                out,
+                "--steps fills the table step by step; it goes with --pattern insert, not read",
+                "matrix",
+                "--steps",
+                "2",
+                "--patterns",
+                "insert,read",
+                "--databases",
+                "noop",
+                "--out",
+                out.toString());
+        assertBad(
+                out,
+                "--steps fills a table run by run; leave out --capacity",
+                "matrix",
+                "--steps",
+                "2",
+                "--patterns",
+                "insert",
+                "--capacity",
+                "--slo",
+                "p99=1s",
+                "--out",
+                out.toString());
         assertBad(
                 out,
                 "takes --guarantees (a list), not --guarantee",

@@ -32,6 +32,7 @@ import org.streambench.runner.experiment.DatabaseSession;
 import org.streambench.runner.experiment.DiskSpace;
 import org.streambench.runner.experiment.Engines;
 import org.streambench.runner.experiment.ExperimentOptions;
+import org.streambench.runner.experiment.FillSteps;
 import org.streambench.runner.experiment.Inputs;
 import org.streambench.runner.experiment.JobOptions;
 import org.streambench.runner.experiment.Names.DatabaseNames;
@@ -220,6 +221,13 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     String timeBudget;
 
     @Option(
+            names = "--steps",
+            paramLabel = "N",
+            description = "Fill level: each cell, an insert, runs N times on one table, reset before the first step"
+                    + " only (as bench run --steps), into DIR/<cell>/step-K (default: 1).")
+    String steps;
+
+    @Option(
             names = "--ceiling",
             description = "The database's own load tool beside the cells (as bench ceiling, one thread per processing"
                     + " instance): measured once per database x pattern x BLOB x access mode, after its first cell that passed, into"
@@ -340,7 +348,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
         }
         List<Cell> cells = cellsThatCanRun(plan, console);
         if (timeBudget != null) {
-            fitInto(timeBudget, cells.size(), console);
+            fitInto(timeBudget, cells.size() * fillSteps(), console);
         }
         List<ExperimentSpec> specs = checkCells(cells);
         Path dir = out != null ? out : RunCommand.defaultResultDir("matrix");
@@ -644,6 +652,19 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                         maxTime == null ? CapacityInputs.DEFAULT_MAX_TIME : maxTime));
     }
 
+    /** --steps: the fill's steps of every cell, 1 without it; with --capacity or --ceiling, bad input. */
+    private int fillSteps() {
+        if (steps == null) {
+            return 1;
+        }
+        int parsed = Inputs.positiveInt("--steps", steps, " (the steps of the fill, e.g. 5)");
+        if (parsed > 1 && (capacity || ceiling)) {
+            throw new UserError(
+                    "--steps fills a table run by run; leave out " + (capacity ? "--capacity" : "--ceiling"));
+        }
+        return parsed;
+    }
+
     /** Checks every cell as `bench run` would, before anything starts; returns their specs. */
     private List<ExperimentSpec> checkCells(List<Cell> cells) throws IOException {
         MatrixCells.Capacity capacitySettings = capacitySettings();
@@ -680,6 +701,9 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             DatabaseSession.checkConnections(spec.database(), spec.access(), spec.parallelism(), connection);
             DatabaseSession.checkFault(spec, connection);
             DiskSpace.requireForPrefill(spec, connection);
+            if (fillSteps() > 1) {
+                FillSteps.check(spec, fillSteps(), matched("--run-token"), connection);
+            }
             specs.add(spec);
         }
         if (ceiling && !cells.isEmpty()) {
@@ -740,7 +764,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                         job.metricsPort,
                         estimatedOverheadSeconds(),
                         capacitySettings(),
-                        ceiling),
+                        ceiling,
+                        fillSteps()),
                 plan,
                 cells,
                 specs,
@@ -789,7 +814,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
                             job::runner,
                             experiment.steadyWarmup(),
                             ceilings,
-                            capacitySettings()),
+                            capacitySettings(),
+                            fillSteps()),
                     listener(metrics, progress),
                     retryFailed);
             runner.run(progress.above(console));

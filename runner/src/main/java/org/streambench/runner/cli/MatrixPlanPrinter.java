@@ -26,14 +26,16 @@ final class MatrixPlanPrinter {
 
     /**
      * What the estimate depends on besides the cells: a steady warm-up, the metrics port, a cell's
-     * overhead before any has run, the capacity search (null without --capacity) and --ceiling.
+     * overhead before any has run, the capacity search (null without --capacity), --ceiling and the
+     * steps of a fill (--steps, 1 without it).
      */
     record Settings(
             boolean steadyWarmup,
             String metricsPort,
             int estimatedOverheadSeconds,
             MatrixCells.Capacity search,
-            boolean ceiling) {}
+            boolean ceiling,
+            int fillSteps) {}
 
     private MatrixPlanPrinter() {}
 
@@ -97,12 +99,20 @@ final class MatrixPlanPrinter {
                     TimeBudget.human(
                             TimeUnit.NANOSECONDS.toSeconds(search.bounds().maxNanos())));
         }
+        if (settings.fillSteps() > 1) {
+            console.printf(
+                    Locale.ROOT,
+                    "each cell a fill of %d steps on one table, each step a run as above%n",
+                    settings.fillSteps());
+        }
         long seconds = 0;
         for (int i = 0; i < cells.size(); i++) {
             ExperimentSpec spec = specs.get(i);
             console.printf(Locale.ROOT, "  %3d. %s%n", i + 1, cells.get(i).id());
             long step = Math.round(spec.warmupSeconds() + spec.durationSeconds() + overhead);
-            seconds += search == null ? step : CapacityInputs.longestSearchSeconds(search.bounds(), step);
+            seconds += search == null
+                    ? step * settings.fillSteps()
+                    : CapacityInputs.longestSearchSeconds(search.bounds(), step);
         }
         if (settings.ceiling() && !specs.isEmpty()) {
             seconds += printCeilings(console, cells, specs);

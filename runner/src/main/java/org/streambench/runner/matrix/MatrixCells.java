@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import org.streambench.db.CeilingTool;
@@ -17,12 +18,14 @@ import org.streambench.runner.ceiling.MatrixCeilings;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
 import org.streambench.runner.experiment.ExperimentRunner;
+import org.streambench.runner.experiment.FillSteps;
 import org.streambench.runner.results.RunResult;
 
 /**
  * What a matrix's cell is: a full bench run of its spec against the local server (or --db-url) of
  * its database group, with the cell's --db-settings value added; with --ceiling, then its
- * database's ceiling; with --capacity, a capacity search at the matrix's parallelism instead.
+ * database's ceiling; with --capacity, a capacity search at the matrix's parallelism instead; with
+ * --steps, a fill of that many runs on one table.
  */
 public final class MatrixCells implements MatrixRunner.Cells<DatabaseSession> {
 
@@ -35,21 +38,24 @@ public final class MatrixCells implements MatrixRunner.Cells<DatabaseSession> {
     private final boolean steadyWarmup;
     private final MatrixCeilings ceilings;
     private final Capacity capacity;
+    private final int fillSteps;
 
-    /** {@code ceilings} and {@code capacity} null without --ceiling and --capacity. */
+    /** {@code ceilings} and {@code capacity} null without --ceiling and --capacity; {@code fillSteps} 1 without --steps. */
     public MatrixCells(
             ConnectionOptions connection,
             Function<Cell, ExperimentSpec> specOf,
             Function<PrintWriter, ExperimentRunner> runner,
             boolean steadyWarmup,
             MatrixCeilings ceilings,
-            Capacity capacity) {
+            Capacity capacity,
+            int fillSteps) {
         this.connection = connection;
         this.specOf = specOf;
         this.runner = runner;
         this.steadyWarmup = steadyWarmup;
         this.ceilings = ceilings;
         this.capacity = capacity;
+        this.fillSteps = fillSteps;
     }
 
     @Override
@@ -65,6 +71,9 @@ public final class MatrixCells implements MatrixRunner.Cells<DatabaseSession> {
             if (capacity != null) {
                 return capacityOf(cell, spec, session, dir, log);
             }
+            if (fillSteps > 1) {
+                return fill(spec, session, dir, log);
+            }
             RunResult result =
                     runner.apply(log).run(spec.withDatabaseSettings(session.settings()), steadyWarmup, session, dir);
             Optional<CeilingTool> tool = CeilingTools.toolFor(spec);
@@ -73,6 +82,33 @@ public final class MatrixCells implements MatrixRunner.Cells<DatabaseSession> {
             }
             return MatrixRunner.Outcome.of(result, dir);
         });
+    }
+
+    /** A cell of --steps: the fill's steps into the cell's folder; it passes if every step ran and verified, its figures the last step's. */
+    private MatrixRunner.Outcome fill(ExperimentSpec spec, DatabaseSession session, Path dir, PrintWriter log)
+            throws Exception {
+        List<RunResult> results = FillSteps.run(
+                runner.apply(log),
+                spec.withDatabaseSettings(session.settings()),
+                steadyWarmup,
+                session,
+                dir,
+                fillSteps,
+                connection,
+                log);
+        MatrixRunner.Outcome last = MatrixRunner.Outcome.of(
+                results.get(results.size() - 1), dir.resolve(FillSteps.STEP_FOLDER + results.size()));
+        boolean passed = results.size() == fillSteps && results.stream().allMatch(RunResult::passed);
+        return new MatrixRunner.Outcome(
+                passed,
+                passed
+                        ? null
+                        : Objects.requireNonNullElse(last.error(), "the fill stopped after step " + results.size()),
+                last.throughput(),
+                last.readLatencyMicros(),
+                last.measuredSeconds(),
+                last.phaseSeconds(),
+                String.format(Locale.ROOT, "fill of %d steps, step %d: %s", fillSteps, results.size(), last.summary()));
     }
 
     /** What a cell's run needs of its database: the group's session, or one with the cell's --db-settings value added. */
