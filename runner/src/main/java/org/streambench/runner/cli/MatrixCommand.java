@@ -654,10 +654,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     /** --steps: the fill's steps of every cell, 1 without it; with --capacity or --ceiling, bad input. */
     private int fillSteps() {
-        if (steps == null) {
-            return 1;
-        }
-        int parsed = Inputs.positiveInt("--steps", steps, " (the steps of the fill, e.g. 5)");
+        int parsed = FillSteps.parse(steps);
         if (parsed > 1 && (capacity || ceiling)) {
             throw new UserError(
                     "--steps fills a table run by run; leave out " + (capacity ? "--capacity" : "--ceiling"));
@@ -668,6 +665,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
     /** Checks every cell as `bench run` would, before anything starts; returns their specs. */
     private List<ExperimentSpec> checkCells(List<Cell> cells) throws IOException {
         MatrixCells.Capacity capacitySettings = capacitySettings();
+        int fill = fillSteps();
         List<ExperimentSpec> specs = new ArrayList<>();
         job.runner(new PrintWriter(PrintWriter.nullWriter()));
         for (String database :
@@ -701,8 +699,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             DatabaseSession.checkConnections(spec.database(), spec.access(), spec.parallelism(), connection);
             DatabaseSession.checkFault(spec, connection);
             DiskSpace.requireForPrefill(spec, connection);
-            if (fillSteps() > 1) {
-                FillSteps.check(spec, fillSteps(), matched("--run-token"), connection);
+            if (fill > 1) {
+                FillSteps.check(spec, fill, matched("--run-token"), connection);
             }
             specs.add(spec);
         }

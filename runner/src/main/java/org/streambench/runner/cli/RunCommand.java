@@ -29,7 +29,6 @@ import org.streambench.runner.experiment.DiskSpace;
 import org.streambench.runner.experiment.ExperimentOptions;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.experiment.FillSteps;
-import org.streambench.runner.experiment.Inputs;
 import org.streambench.runner.experiment.JobOptions;
 import org.streambench.runner.results.ResultFolder;
 import org.streambench.runner.results.RunResult;
@@ -108,7 +107,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
         DatabaseSession.check(spec.database(), connection);
         DatabaseSession.checkConnections(spec.database(), spec.access(), spec.parallelism(), connection);
         DatabaseSession.checkFault(spec, connection);
-        int fillSteps = steps == null ? 1 : Inputs.positiveInt("--steps", steps, " (the steps of the fill, e.g. 5)");
+        int fillSteps = FillSteps.parse(steps);
         if (fillSteps > 1 && ceiling) {
             throw new UserError("--ceiling measures beside one run; leave it out of a fill with --steps");
         }
@@ -199,7 +198,7 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 deleteIfEmpty(dir);
             }
         }
-        return results.size() == fillSteps && results.stream().allMatch(RunResult::passed) ? 0 : 1;
+        return FillSteps.passed(results, fillSteps) ? 0 : 1;
     }
 
     /** The database's ceiling tool, installed, for as many threads as the run's parallelism; else bad input. */

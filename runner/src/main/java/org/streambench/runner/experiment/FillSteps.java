@@ -27,6 +27,16 @@ public final class FillSteps {
 
     private FillSteps() {}
 
+    /** --steps as bench run and bench matrix take it: 1 (one run on an empty table) when not given. */
+    public static int parse(String steps) {
+        return steps == null ? 1 : Inputs.positiveInt("--steps", steps, " (the steps of the fill, e.g. 5)");
+    }
+
+    /** Whether the fill ran all its {@code steps} and each verified. */
+    public static boolean passed(List<RunResult> results, int steps) {
+        return results.size() == steps && results.stream().allMatch(RunResult::passed);
+    }
+
     /** Checked before anything starts: an insert run, keys of its own per step, and, where the steps' rows are known, room for them all. */
     public static void check(ExperimentSpec spec, int steps, boolean runTokenGiven, ConnectionOptions connection)
             throws IOException {

@@ -98,7 +98,7 @@ public final class MatrixCells implements MatrixRunner.Cells<DatabaseSession> {
                 log);
         MatrixRunner.Outcome last = MatrixRunner.Outcome.of(
                 results.get(results.size() - 1), dir.resolve(FillSteps.STEP_FOLDER + results.size()));
-        boolean passed = results.size() == fillSteps && results.stream().allMatch(RunResult::passed);
+        boolean passed = FillSteps.passed(results, fillSteps);
         return new MatrixRunner.Outcome(
                 passed,
                 passed

@@ -405,6 +405,10 @@ public final class CassandraDatabase implements Database {
         settings.put("writeConsistency", writeConsistency.name());
         try {
             settings.put("replication", new TreeMap<>(keyspaceReplication()).toString());
+        } catch (DriverException e) {
+            settings.put("replication", "unknown (" + e.getMessage() + ")");
+        }
+        try {
             for (Row row : session.execute("SELECT name, value FROM system_views.settings")) {
                 String name = row.getString("name");
                 if (name.startsWith("commitlog_sync")) {
