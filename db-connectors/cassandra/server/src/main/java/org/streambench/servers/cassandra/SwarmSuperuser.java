@@ -85,7 +85,7 @@ public final class SwarmSuperuser {
     }
 
     private static CqlSession session(InetSocketAddress node, String user, String password) {
-        return CqlSession.builder()
+        return CassandraKind.quicklyClosedSession()
                 .addContactPoint(node)
                 .withLocalDatacenter("datacenter1")
                 .withAuthCredentials(user, password)
