@@ -570,8 +570,9 @@ public final class ExperimentRunner {
         long start = previous.nanoTime();
         for (int second = 1; warmupEnd == UNDECIDED || second <= warmupEnd + spec.durationSeconds(); second++) {
             long wait = start + second * SECOND - System.nanoTime();
+            // a bounded run's job ends by itself: its end is seen at once, not at the next whole second
             if (wait > 0) {
-                TimeUnit.NANOSECONDS.sleep(wait);
+                job.process().waitFor(wait, TimeUnit.NANOSECONDS);
             }
             if (!job.process().isAlive()) {
                 if (spec.bounded() && collector.failure().isEmpty()) {
