@@ -35,7 +35,7 @@ public record CeilingDocument(
 
     /** The access mode, {@code sync} where a layout-1 file does not say. */
     public String accessMode() {
-        return access == null ? "sync" : access;
+        return AccessModeName.orSync(access);
     }
 
     /** The tool: its name, version, command line (no password on it) and what differs from a pipeline's calls. */

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.streambench.model.AccessModeName;
 
 /**
  * How the processing operator calls the database: {@code sync}, one blocking call per record (as the
@@ -75,7 +76,7 @@ public record AccessMode(Kind kind, int size, long lingerMillis) implements Seri
     @Override
     public String toString() {
         return switch (kind) {
-            case SYNC -> "sync";
+            case SYNC -> AccessModeName.SYNC;
             case BATCH -> "batch:" + size + ",linger=" + lingerMillis + "ms";
             case ASYNC -> "async:" + size;
         };

@@ -15,6 +15,7 @@ import org.streambench.db.DatabaseSettings;
 import org.streambench.generator.KeyDistribution;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.RecordGenerator;
+import org.streambench.model.AccessModeName;
 
 /**
  * One experiment, as the job JVM receives it. The runner reads the user's YAML spec and command
@@ -406,7 +407,7 @@ public record ExperimentSpec(
                 .collector(p.getProperty("collector", ""))
                 .databaseSettings(settings)
                 .engineSettings(withPrefix(p, ENGINE_PREFIX))
-                .access(AccessMode.parse(p.getProperty("access", "sync")))
+                .access(AccessMode.parse(p.getProperty("access", AccessModeName.SYNC)))
                 .guarantee(Guarantee.parse(p.getProperty("guarantee", Guarantee.NONE.cliName())))
                 .checkpointIntervalMillis(Long.parseLong(
                         p.getProperty("checkpointIntervalMillis", Long.toString(DEFAULT_CHECKPOINT_INTERVAL_MILLIS))))

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.streambench.model.AccessModeName;
 
 /**
  * The report's section on access modes, when the runs used more than one: for each pattern x BLOB
@@ -39,7 +40,7 @@ final class AccessModes {
         for (String pattern : patterns) {
             for (int blob : blobs) {
                 Optional<Cell> best = best(cells, engines, databases, pattern, blob, modes);
-                Optional<Cell> bestSync = best(cells, engines, databases, pattern, blob, List.of(Cell.Key.SYNC));
+                Optional<Cell> bestSync = best(cells, engines, databases, pattern, blob, List.of(AccessModeName.SYNC));
                 if (best.isEmpty()) {
                     continue;
                 }

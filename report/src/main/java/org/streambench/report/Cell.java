@@ -4,6 +4,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.streambench.model.AccessModeName;
 
 /**
  * One engine x database x pattern x BLOB size over its repetitions. Throughput and read latency
@@ -26,10 +27,8 @@ public record Cell(
     /** A cell's coordinates; the study's tables and figures are of the sync cells (the 4-argument key). */
     public record Key(String engine, String database, String pattern, int blobBytes, String access) {
 
-        public static final String SYNC = "sync";
-
         public Key(String engine, String database, String pattern, int blobBytes) {
-            this(engine, database, pattern, blobBytes, SYNC);
+            this(engine, database, pattern, blobBytes, AccessModeName.SYNC);
         }
     }
 

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.streambench.model.AccessModeName;
 import org.streambench.model.JournalJson;
 import org.streambench.model.MatrixJournal;
 
@@ -47,7 +48,7 @@ public record PlannedCells(int planned, List<Missing> missing) {
                     cell.database(),
                     cell.pattern(),
                     cell.blobBytes(),
-                    cell.access() == null ? "sync" : cell.access(),
+                    AccessModeName.orSync(cell.access()),
                     cell.state(),
                     cell.reason()));
         }

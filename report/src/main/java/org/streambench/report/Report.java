@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.streambench.model.AccessModeName;
 import org.streambench.model.CapacityDocument;
 
 /**
@@ -158,7 +159,7 @@ public final class Report {
         return runs.stream()
                 .map(RunRecord::access)
                 .distinct()
-                .sorted(Comparator.comparing((String mode) -> !mode.equals(Cell.Key.SYNC))
+                .sorted(Comparator.comparing((String mode) -> !mode.equals(AccessModeName.SYNC))
                         .thenComparing(Comparator.naturalOrder()))
                 .toList();
     }

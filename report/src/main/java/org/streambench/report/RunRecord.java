@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.streambench.model.AccessModeName;
 import org.streambench.model.ResultJson;
 import org.streambench.model.RunDocument;
 
@@ -249,7 +250,7 @@ public record RunRecord(
                 environment.databaseProfile(),
                 BatchMeans.throughputHalf(run.perSecond()),
                 BatchMeans.latencyHalf(run.perSecond()),
-                spec.access() == null ? "sync" : spec.access(),
+                AccessModeName.orSync(spec.access()),
                 run.endToEndLatencyMicros() == null
                         ? null
                         : run.endToEndLatencyMicros().p99(),

@@ -15,6 +15,7 @@ import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.RecordGenerator;
 import org.streambench.local.Home;
+import org.streambench.model.AccessModeName;
 import org.streambench.model.CeilingDocument;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.Blob;
@@ -51,7 +52,7 @@ public final class CeilingRun {
 
     /** The access mode as a ceiling makes it: a batch's linger does not apply to a tool, which never waits for records. */
     public static String label(AccessMode access) {
-        return access.sync() ? "sync" : access.kind().label() + ":" + access.size();
+        return access.sync() ? AccessModeName.SYNC : access.kind().label() + ":" + access.size();
     }
 
     public static int batchOf(AccessMode access) {

@@ -9,6 +9,7 @@ import org.streambench.db.CeilingTool;
 import org.streambench.db.DatabaseProvider;
 import org.streambench.db.Databases;
 import org.streambench.local.UserError;
+import org.streambench.model.AccessModeName;
 import org.streambench.model.CeilingDocument;
 import org.streambench.operators.ExperimentSpec;
 
@@ -94,7 +95,7 @@ public final class CeilingTools {
                 d.blobBytes(),
                 d.threads(),
                 d.threads() == 1 ? "" : "s",
-                d.accessMode().equals("sync") ? "" : ", " + d.accessMode());
+                d.accessMode().equals(AccessModeName.SYNC) ? "" : ", " + d.accessMode());
         if (d.result() == null) {
             return what + ": FAILED: " + d.error() + " -> " + dir;
         }

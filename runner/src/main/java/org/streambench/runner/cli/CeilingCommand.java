@@ -9,6 +9,7 @@ import org.streambench.db.Databases;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.local.UserError;
+import org.streambench.model.AccessModeName;
 import org.streambench.model.CeilingDocument;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
@@ -70,7 +71,7 @@ final class CeilingCommand implements Callable<Integer> {
 
     @Option(
             names = "--access",
-            defaultValue = "sync",
+            defaultValue = AccessModeName.SYNC,
             description = "How each client calls the database, as bench run's --access: sync, batch:N (N records per"
                     + " round trip) or async:K (K calls in flight), as the connector makes them (default:"
                     + " ${DEFAULT-VALUE}).")

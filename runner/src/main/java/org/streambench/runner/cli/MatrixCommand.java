@@ -19,6 +19,7 @@ import java.util.function.UnaryOperator;
 import org.streambench.db.Databases;
 import org.streambench.local.Home;
 import org.streambench.local.UserError;
+import org.streambench.model.AccessModeName;
 import org.streambench.model.RunDocument;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
@@ -497,9 +498,10 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             }
         }
         List<String> accessAxis = canonical(
-                "--access", "--accesses", axis("--accesses", accesses, List.of(Cell.SYNC)), access -> AccessMode.parse(
-                                access)
-                        .toString());
+                "--access",
+                "--accesses",
+                axis("--accesses", accesses, List.of(AccessModeName.SYNC)),
+                access -> AccessMode.parse(access).toString());
         List<String> guaranteeAxis = canonical(
                 "--guarantee",
                 "--guarantees",

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.streambench.generator.Pattern;
+import org.streambench.model.AccessModeName;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.runner.experiment.ConnectionOptions;
 import org.streambench.runner.experiment.DatabaseSession;
@@ -69,7 +70,7 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
 
     @Option(
             names = "--access",
-            defaultValue = "sync",
+            defaultValue = AccessModeName.SYNC,
             description = "How the operator calls the database, as bench run takes it: sync, batch:N[,linger=20ms],"
                     + " async:K (default: ${DEFAULT-VALUE}).")
     String access;

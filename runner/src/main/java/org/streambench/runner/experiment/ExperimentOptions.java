@@ -14,6 +14,7 @@ import org.streambench.generator.KeyDistribution;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.local.UserError;
+import org.streambench.model.AccessModeName;
 import org.streambench.operators.AccessMode;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.Fault;
@@ -59,7 +60,7 @@ public final class ExperimentOptions {
 
     @Option(
             names = "--access",
-            defaultValue = "sync",
+            defaultValue = AccessModeName.SYNC,
             description = "How the processing operator calls the database: sync (one call per record, as the study),"
                     + " batch:N[,linger=20ms] (up to N records per round trip, sent when full or when the first has"
                     + " waited the linger), async:K (up to K calls in flight per operator instance)"

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.streambench.generator.KeyDistribution;
+import org.streambench.model.AccessModeName;
 import org.streambench.operators.Guarantee;
 
 /**
@@ -24,7 +25,6 @@ public record Cell(
         Map<String, String> settings,
         int repetition) {
 
-    public static final String SYNC = "sync";
     public static final String NO_GUARANTEE = Guarantee.NONE.cliName();
 
     public Cell {
@@ -54,7 +54,7 @@ public record Cell(
 
     /** A cell of the study's access mode, sync, without a guarantee. */
     public Cell(String engine, String database, String pattern, int blobBytes, int repetition) {
-        this(engine, database, pattern, blobBytes, SYNC, repetition);
+        this(engine, database, pattern, blobBytes, AccessModeName.SYNC, repetition);
     }
 
     /** This cell without its guarantee: the baseline of what the guarantee costs. */
@@ -82,7 +82,7 @@ public record Cell(
      */
     public String id() {
         StringBuilder id = new StringBuilder(engine + "/" + database + "/" + pattern + "/" + blobBytes + "/");
-        if (!access.equals(SYNC)) {
+        if (!access.equals(AccessModeName.SYNC)) {
             id.append(folderName(access)).append('/');
         }
         if (!guarantee.equals(NO_GUARANTEE)) {

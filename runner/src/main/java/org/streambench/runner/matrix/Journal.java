@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.streambench.model.AccessModeName;
 import org.streambench.model.JournalJson;
 import org.streambench.model.MatrixJournal;
 import org.streambench.model.RunDocument;
@@ -299,7 +300,7 @@ public final class Journal {
                             c.database(),
                             c.pattern(),
                             c.blobBytes(),
-                            c.access() == null ? Cell.SYNC : c.access(),
+                            AccessModeName.orSync(c.access()),
                             c.guarantee() == null ? Cell.NO_GUARANTEE : c.guarantee(),
                             c.checkpointInterval(),
                             c.settings(),

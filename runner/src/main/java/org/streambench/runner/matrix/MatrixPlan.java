@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.streambench.model.AccessModeName;
 
 /**
  * The axes of a matrix and the order its cells run in: grouped by database, so each local server
@@ -32,7 +33,7 @@ public record MatrixPlan(
         databases = List.copyOf(databases);
         patterns = List.copyOf(patterns);
         blobs = List.copyOf(blobs);
-        accesses = accesses == null ? List.of(Cell.SYNC) : List.copyOf(accesses);
+        accesses = accesses == null ? List.of(AccessModeName.SYNC) : List.copyOf(accesses);
         guarantees = guarantees == null ? List.of(Cell.NO_GUARANTEE) : List.copyOf(guarantees);
         checkpointIntervals = checkpointIntervals == null ? List.of() : List.copyOf(checkpointIntervals);
         if (checkpointIntervals.isEmpty() && !guarantees.stream().allMatch(Cell.NO_GUARANTEE::equals)) {
