@@ -283,7 +283,7 @@ class BadInputTest {
             value = {
                 "flink|cassandra|sync|exactly-once|--guarantee exactly-once commits each checkpoint's writes in one"
                         + " transaction with the checkpoint's id, and cassandra has no such transactions here; give a"
-                        + " database with them (postgresql, mariadb, redis) or --guarantee at-least-once",
+                        + " database with them (postgresql, mariadb, hazelcast, redis) or --guarantee at-least-once",
                 "flink|postgresql|async:4|exactly-once|so --access async has no calls to overlap; give sync or batch:N",
                 "flink|postgresql|sync|none|--fault fail-checkpoint@1s fails a checkpoint, and --guarantee none takes"
                         + " none",

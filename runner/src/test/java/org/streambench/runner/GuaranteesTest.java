@@ -147,7 +147,8 @@ class GuaranteesTest {
      * committed with the micro-batch's time or the window's id only then (Redis: MULTI/EXEC with
      * the epoch WATCHed), and a replayed one committed before is skipped: nothing applied twice.
      * Cassandra and HBase have at-least-once (their writes are upserts; Apex ends it by window, as
-     * a replay makes the count of processed records reach what was emitted too early), Redis exactly-once.
+     * a replay makes the count of processed records reach what was emitted too early), Redis and
+     * Hazelcast exactly-once (Hazelcast: a two-phase transaction with the epoch read for update).
      */
     @ParameterizedTest
     @CsvSource({
@@ -164,7 +165,10 @@ class GuaranteesTest {
         "apex, hbase, at-least-once, fail-checkpoint@2s, CHECKPOINT_WINDOW_COUNT, 1",
         "flink, redis, exactly-once, fail-checkpoint@2s, execution.checkpointing.mode, EXACTLY_ONCE",
         "spark, redis, exactly-once, fail-checkpoint@2s, spark.task.maxFailures, 4",
-        "apex, redis, exactly-once, fail-checkpoint@2s, CHECKPOINT_WINDOW_COUNT, 1"
+        "apex, redis, exactly-once, fail-checkpoint@2s, CHECKPOINT_WINDOW_COUNT, 1",
+        "flink, hazelcast, exactly-once, fail-checkpoint@2s, execution.checkpointing.mode, EXACTLY_ONCE",
+        "spark, hazelcast, exactly-once, fail-checkpoint@2s, spark.task.maxFailures, 4",
+        "apex, hazelcast, exactly-once, fail-checkpoint@2s, CHECKPOINT_WINDOW_COUNT, 1"
     })
     void everyEngineRecoversAFailedTaskAndTheAuditSaysWhatTheGuaranteePromises(
             String engine,

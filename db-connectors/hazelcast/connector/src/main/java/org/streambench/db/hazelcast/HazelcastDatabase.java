@@ -5,6 +5,9 @@ import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastException;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import com.hazelcast.transaction.TransactionContext;
+import com.hazelcast.transaction.TransactionOptions;
+import com.hazelcast.transaction.TransactionalMap;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,6 +21,7 @@ import org.streambench.db.Database;
 import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
 import org.streambench.db.DatabaseSettings;
+import org.streambench.db.RecordBytes;
 import org.streambench.db.kv.KeyValueDatabase;
 
 /**
@@ -26,7 +30,8 @@ import org.streambench.db.kv.KeyValueDatabase;
  * connector works against any cluster). Writes are {@code set}s (no previous value comes back, and
  * checking a key first would add a round trip to every write). Batches are one {@code getAll} or
  * {@code setAll}, {@code setAll} not one transaction; asynchronous calls are the client's own
- * ({@code getAsync}, {@code setAsync}), many in flight on one connection.
+ * ({@code getAsync}, {@code setAsync}), many in flight on one connection. Exactly-once commits
+ * each epoch in one of Hazelcast's two-phase transactions, with the sink's epoch in a second map.
  * Settings: {@code url} ({@code hazelcast://host:port}), {@code password} (the cluster's name: the
  * open-source edition has no users), {@code table} (the map, sensor_records).
  */
@@ -36,6 +41,8 @@ public final class HazelcastDatabase extends KeyValueDatabase {
 
     private HazelcastInstance client;
     private IMap<String, byte[]> map;
+    /** exactly-once: the last epoch each sink committed, a map beside the records'. */
+    private IMap<String, Long> commits;
 
     public HazelcastDatabase() {
         super(NAME);
@@ -57,6 +64,7 @@ public final class HazelcastDatabase extends KeyValueDatabase {
         try {
             client = HazelcastClient.newHazelcastClient(config);
             map = client.getMap(table);
+            commits = client.getMap(commitsMap(table));
         } catch (HazelcastException | IllegalStateException e) {
             close();
             throw new DatabaseException(
@@ -74,6 +82,56 @@ public final class HazelcastDatabase extends KeyValueDatabase {
     @Override
     protected void clear() {
         map.clear();
+        commits.clear();
+    }
+
+    @Override
+    public boolean commitsEpochs() {
+        return true;
+    }
+
+    /**
+     * One two-phase transaction: the sink's epoch read with a lock ({@code getForUpdate}); if this
+     * epoch is later, the writes' {@code set}s and the new epoch, committed together, else nothing.
+     * A failure rolls all of it back.
+     */
+    @Override
+    public boolean commitEpoch(String sink, long epoch, List<Write> writes) {
+        return call("commit epoch " + epoch + " of " + sink + " (" + writes.size() + " records)", () -> {
+            TransactionContext transaction = client.newTransactionContext(
+                    new TransactionOptions().setTransactionType(TransactionOptions.TransactionType.TWO_PHASE));
+            transaction.beginTransaction();
+            try {
+                TransactionalMap<String, Long> epochs = transaction.getMap(commits.getName());
+                Long committed = epochs.getForUpdate(sink);
+                if (committed != null && committed >= epoch) {
+                    transaction.rollbackTransaction();
+                    return false;
+                }
+                TransactionalMap<String, byte[]> records = transaction.getMap(map.getName());
+                for (Write write : writes) {
+                    records.set(write.record().id(), RecordBytes.encode(write.record(), write.blob()));
+                }
+                epochs.set(sink, epoch);
+                transaction.commitTransaction();
+                return true;
+            } catch (RuntimeException e) {
+                rollBack(transaction);
+                throw e;
+            }
+        });
+    }
+
+    private static void rollBack(TransactionContext transaction) {
+        try {
+            transaction.rollbackTransaction();
+        } catch (HazelcastException | IllegalStateException e) {
+            // a transaction that failed in its commit may be rolled back already
+        }
+    }
+
+    private static String commitsMap(String table) {
+        return table + "#commits";
     }
 
     @Override
@@ -163,6 +221,7 @@ public final class HazelcastDatabase extends KeyValueDatabase {
             }
             client = null;
             map = null;
+            commits = null;
         }
     }
 
