@@ -1,6 +1,7 @@
 package org.streambench.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -84,6 +85,15 @@ class AllPairsTest {
                 ((Number) verification.get("rowDelta")).longValue(),
                 "every new key stored once: " + verification);
         assertTrue(((Number) verification.get("checked")).longValue() > 0, verification.toString());
+
+        String summary = run.out()
+                .lines()
+                .filter(line -> line.startsWith(engine + " x " + database))
+                .findFirst()
+                .orElseThrow();
+        assertFalse(
+                summary.matches(".*[:\\]] 0 records/s.*"),
+                "a bounded run over before its first whole second has no rate, not 0: " + summary);
 
         Map<String, Object> environment = EndToEndTest.map(result, "environment");
         assertEquals("default", environment.get("databaseProfile"), "the suite's own server, vendor defaults");

@@ -44,11 +44,19 @@ public final class Summary {
                     .append(dir)
                     .toString();
         }
-        line.append(String.format(
-                Locale.ROOT,
-                "%,.0f records/s (sd %,.0f)",
-                r.throughput().mean(),
-                r.throughput().stddev()));
+        if (s.bounded() && r.perSecond().stream().noneMatch(second -> !second.warmup())) {
+            // no whole second to take a rate from: "0 records/s" would say the run did nothing
+            line.append(String.format(
+                    Locale.ROOT,
+                    "%,d records, over before a whole second was measured (no rate)",
+                    r.report().totalProcessed()));
+        } else {
+            line.append(String.format(
+                    Locale.ROOT,
+                    "%,.0f records/s (sd %,.0f)",
+                    r.throughput().mean(),
+                    r.throughput().stddev()));
+        }
         if (r.throughput().trending()) {
             line.append(String.format(
                     Locale.ROOT,
