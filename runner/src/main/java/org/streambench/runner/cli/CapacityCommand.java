@@ -25,6 +25,7 @@ import org.streambench.runner.experiment.Inputs;
 import org.streambench.runner.experiment.JobOptions;
 import org.streambench.runner.matrix.TimeBudget;
 import org.streambench.runner.results.ResultFolder;
+import org.streambench.runner.results.Warmup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -123,7 +124,7 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
         int steps = bounds.maxSteps();
         long maxSeconds = TimeUnit.NANOSECONDS.toSeconds(bounds.maxNanos());
         if (!command.commandLine().getParseResult().hasMatchedOption("--warmup")) {
-            experiment.warmup = MatrixCommand.DEFAULT_WARMUP;
+            experiment.warmup = Warmup.SERIES_DEFAULT;
         }
         ExperimentSpec base = experiment.toSpec(job);
         // a floor no rate gets below is refused here; one that holds at low rates is warned of once all is checked
@@ -132,7 +133,7 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
         DatabaseSession.check(base.database(), connection);
         DatabaseSession.checkConnections(base.database(), base.access(), Collections.max(levels), connection);
         DatabaseSession.checkFault(base, connection);
-        Path dir = out != null ? out : RunCommand.defaultResultDir("capacity");
+        Path dir = out != null ? out : ResultFolder.defaultFor("capacity");
         long stepSeconds = (long) base.warmupSeconds() + base.durationSeconds() + STEP_OVERHEAD_SECONDS;
         console.printf(
                 Locale.ROOT,
@@ -158,7 +159,7 @@ final class CapacityCommand implements Callable<Integer>, Bench.SpecFileMappings
             floorWarning.ifPresent(command.commandLine().getErr()::println);
             return 0;
         }
-        RunCommand.requireUsable(dir);
+        ResultFolder.requireUsable(dir);
         DiskSpace.requireForPrefill(base, connection);
         job.checkMonitor();
         floorWarning.ifPresent(command.commandLine().getErr()::println);

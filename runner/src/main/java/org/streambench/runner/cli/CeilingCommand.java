@@ -119,8 +119,8 @@ final class CeilingCommand implements Callable<Integer> {
         CeilingTools.requireTakes(tool, request);
         CeilingTools.requireInstalled(tool);
         DatabaseSession.check(database, connection);
-        Path dir = out != null ? out : RunCommand.defaultResultDir("ceiling-" + database);
-        RunCommand.requireUsable(dir);
+        Path dir = out != null ? out : ResultFolder.defaultFor("ceiling-" + database);
+        ResultFolder.requireUsable(dir);
         DiskSpace.requireForPrefill(
                 ExperimentSpec.builder("flink", database, request.pattern())
                         .blobBytes(request.blobBytes())

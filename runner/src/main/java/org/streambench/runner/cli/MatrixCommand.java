@@ -50,6 +50,7 @@ import org.streambench.runner.matrix.TimeBudget;
 import org.streambench.runner.monitor.MatrixMetrics;
 import org.streambench.runner.results.ResultFiles;
 import org.streambench.runner.results.ResultFolder;
+import org.streambench.runner.results.Warmup;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -79,16 +80,6 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     static final List<String> STUDY_PATTERNS = List.of("read", "insert", "update", "mixed");
     static final List<String> STUDY_BLOBS = List.of("1", "10000", "100000");
-    /** What a cell costs besides its warm-up and measured window (job JVM start, reset, prefill, stop, verify), until measured. */
-    static final int ESTIMATED_OVERHEAD_SECONDS = 20;
-    /** The same on YARN, where the job's first record comes some 13 s later than a local job JVM's (its containers start). */
-    private static final int ESTIMATED_YARN_OVERHEAD_SECONDS = 35;
-
-    /**
-     * Without --warmup, every cell warms up until its throughput is steady, at most 30 s: a fixed
-     * warm-up that suits one database leaves another still ramping up (the run then says NOT STEADY).
-     */
-    static final String DEFAULT_WARMUP = "steady:30s";
 
     @Option(
             names = "--spec",
@@ -217,7 +208,8 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             paramLabel = "DURATION",
             description = "Fit the whole matrix into DURATION (e.g. 4h) instead of giving --duration: every cell is "
                     + "measured for the budget per experiment less the longest warm-up and about "
-                    + ESTIMATED_OVERHEAD_SECONDS + " s of overhead (" + ESTIMATED_YARN_OVERHEAD_SECONDS
+                    + TimeBudget.ESTIMATED_OVERHEAD_SECONDS + " s of overhead ("
+                    + TimeBudget.ESTIMATED_YARN_OVERHEAD_SECONDS
                     + " s on YARN); --dry-run shows the window it gives.")
     String timeBudget;
 
@@ -335,7 +327,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             return resume(console);
         }
         if (!given("--warmup", "warmup")) {
-            experiment.warmup = DEFAULT_WARMUP;
+            experiment.warmup = Warmup.SERIES_DEFAULT;
         }
         if (!given("--metrics-port", "metrics-port")) {
             // each cell's job on any free port: Prometheus finds it through the scrape targets, and a
@@ -352,12 +344,12 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
             fitInto(timeBudget, cells.size() * fillSteps(), console);
         }
         List<ExperimentSpec> specs = checkCells(cells);
-        Path dir = out != null ? out : RunCommand.defaultResultDir("matrix");
+        Path dir = out != null ? out : ResultFolder.defaultFor("matrix");
         if (dryRun) {
             printPlan(console, plan, cells, specs, null);
             return 0;
         }
-        RunCommand.requireUsable(dir);
+        ResultFolder.requireUsable(dir);
         job.checkMonitor();
         try (ResultFolder claimed = ResultFolder.claimEmpty(dir, "--out")) {
             Journal journal = Journal.create(dir, plan, cells, storedSettings(), ResultFiles.spec(specs.get(0)));
@@ -469,7 +461,7 @@ final class MatrixCommand implements Callable<Integer>, Bench.SpecFileMappings {
 
     /** What a cell is taken to cost besides its warm-up and measured window, before any has run. */
     private int estimatedOverheadSeconds() {
-        return job.onYarn() ? ESTIMATED_YARN_OVERHEAD_SECONDS : ESTIMATED_OVERHEAD_SECONDS;
+        return job.onYarn() ? TimeBudget.ESTIMATED_YARN_OVERHEAD_SECONDS : TimeBudget.ESTIMATED_OVERHEAD_SECONDS;
     }
 
     /** Whether an option was given, on the command line or in the spec file. */

@@ -180,6 +180,6 @@ final class MatrixPlanPrinter {
             console.println(
                     "no ceiling for these cells' access mode (they run without one): " + String.join("; ", refused));
         }
-        return (long) keys.size() * (first.durationSeconds() + MatrixCommand.ESTIMATED_OVERHEAD_SECONDS);
+        return (long) keys.size() * (first.durationSeconds() + TimeBudget.ESTIMATED_OVERHEAD_SECONDS);
     }
 }

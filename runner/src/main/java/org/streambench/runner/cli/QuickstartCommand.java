@@ -17,6 +17,7 @@ import org.streambench.runner.experiment.DiskSpace;
 import org.streambench.runner.experiment.ExperimentOptions;
 import org.streambench.runner.experiment.ExperimentRunner;
 import org.streambench.runner.experiment.JobOptions;
+import org.streambench.runner.results.ResultFolder;
 import org.streambench.runner.results.RunResult;
 import org.streambench.runner.results.Summary;
 import picocli.CommandLine;
@@ -119,8 +120,8 @@ final class QuickstartCommand implements Callable<Integer>, Bench.SpecFileMappin
         ExperimentRunner runner = job.runner(console);
         DatabaseSession.check("postgresql", connection);
         DatabaseSession.checkConnections("postgresql", base.access(), base.parallelism(), connection);
-        Path root = out != null ? out : RunCommand.defaultResultDir("quickstart");
-        RunCommand.requireUsable(root);
+        Path root = out != null ? out : ResultFolder.defaultFor("quickstart");
+        ResultFolder.requireUsable(root);
         DiskSpace.requireForPrefill(base.withPattern(Pattern.UPDATE), connection);
         job.checkMonitor();
         List<RunResult> results = new ArrayList<>();

@@ -3,12 +3,7 @@ package org.streambench.runner.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,8 +11,6 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.streambench.db.CeilingTool;
 import org.streambench.db.Databases;
-import org.streambench.local.Home;
-import org.streambench.local.Lease;
 import org.streambench.local.UserError;
 import org.streambench.model.CeilingDocument;
 import org.streambench.operators.ExperimentSpec;
@@ -119,8 +112,8 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
                     connection);
         }
         CeilingTool ceilingTool = ceiling ? requireCeilingTool(spec) : null;
-        Path dir = out != null ? out : defaultResultDir(spec);
-        requireUsable(dir);
+        Path dir = out != null ? out : ResultFolder.defaultFor(spec);
+        ResultFolder.requireUsable(dir);
         DiskSpace.requireForPrefill(spec, connection);
         job.checkMonitor();
         if (fillSteps > 1) {
@@ -217,63 +210,6 @@ final class RunCommand implements Callable<Integer>, Bench.SpecFileMappings {
                 + (ratio == null
                         ? ""
                         : String.format(Locale.ROOT, "%nthe pipeline reached %.2f of the ceiling", ratio));
-    }
-
-    static Path defaultResultDir(ExperimentSpec spec) {
-        return Home.root()
-                .resolve("results")
-                .resolve(stamp() + "-" + spec.engine() + "-" + spec.database() + "-"
-                        + spec.pattern().cliName() + "-" + spec.blobBytes());
-    }
-
-    /** The default folder of a command's results: {@code results/NAME-yyyyMMdd-HHmmss} (local time). */
-    static Path defaultResultDir(String name) {
-        return Home.root().resolve("results").resolve(name + "-" + stamp());
-    }
-
-    private static String stamp() {
-        return LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-    }
-
-    /** The result folder must be empty or creatable, and writable; checked by creating it and removing what was created. */
-    static void requireUsable(Path dir) throws IOException {
-        ResultFolder.requireOutsideWork(dir, "--out");
-        if (Lease.heldElsewhere(dir.resolve(ResultFolder.LOCK))) {
-            throw new UserError("result folder " + dir + " is in use by another bench; wait for it to end, or choose"
-                    + " another --out");
-        }
-        if (Files.isDirectory(dir)) {
-            try (Stream<Path> entries = Files.list(dir)) {
-                if (entries.anyMatch(entry -> !entry.getFileName().toString().equals(ResultFolder.LOCK))) {
-                    throw new UserError("result folder " + dir + " is not empty; choose another --out");
-                }
-            }
-        } else if (Files.exists(dir)) {
-            throw new UserError("--out " + dir + " is a file, not a folder");
-        }
-        List<Path> missing = new ArrayList<>(); // the folders this check creates, deepest first, to remove afterwards
-        for (Path path = dir.toAbsolutePath();
-                !Files.exists(path, LinkOption.NOFOLLOW_LINKS);
-                path = path.getParent()) {
-            missing.add(path);
-        }
-        Path probe = null;
-        try {
-            Files.createDirectories(dir);
-            probe = Files.createTempFile(dir, ".write-test", "");
-        } catch (IOException | SecurityException e) {
-            throw new UserError("cannot write the result folder " + dir + " ("
-                    + e.getClass().getSimpleName() + ": " + e.getMessage() + "); choose another --out");
-        } finally {
-            if (probe != null) {
-                Files.deleteIfExists(probe);
-            }
-            for (Path created : missing) {
-                if (Files.isDirectory(created, LinkOption.NOFOLLOW_LINKS)) {
-                    Files.delete(created);
-                }
-            }
-        }
     }
 
     private static void deleteIfEmpty(Path dir) throws IOException {

@@ -13,6 +13,10 @@ public final class TimeBudget {
 
     /** Shorter windows hold too few per-second samples for a mean, a deviation and a trend test. */
     public static final int MIN_MEASURED_SECONDS = 10;
+    /** What a cell costs besides its warm-up and measured window (job JVM start, reset, prefill, stop, verify), until measured. */
+    public static final int ESTIMATED_OVERHEAD_SECONDS = 20;
+    /** The same on YARN, where the job's first record comes some 13 s later than a local job JVM's (its containers start). */
+    public static final int ESTIMATED_YARN_OVERHEAD_SECONDS = 35;
 
     private TimeBudget() {}
 

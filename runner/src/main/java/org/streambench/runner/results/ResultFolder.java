@@ -3,11 +3,18 @@ package org.streambench.runner.results;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 import org.streambench.local.Home;
 import org.streambench.local.Lease;
 import org.streambench.local.UserError;
+import org.streambench.operators.ExperimentSpec;
 
 /**
  * A result folder has one writer at a time: a run (or a matrix) claims its folder before it
@@ -25,6 +32,63 @@ public final class ResultFolder implements AutoCloseable {
     private ResultFolder(Path dir, Lease lease) {
         this.dir = dir;
         this.lease = lease;
+    }
+
+    public static Path defaultFor(ExperimentSpec spec) {
+        return Home.root()
+                .resolve("results")
+                .resolve(stamp() + "-" + spec.engine() + "-" + spec.database() + "-"
+                        + spec.pattern().cliName() + "-" + spec.blobBytes());
+    }
+
+    /** The default folder of a command's results: {@code results/NAME-yyyyMMdd-HHmmss} (local time). */
+    public static Path defaultFor(String name) {
+        return Home.root().resolve("results").resolve(name + "-" + stamp());
+    }
+
+    private static String stamp() {
+        return LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    }
+
+    /** The result folder must be empty or creatable, and writable; checked by creating it and removing what was created. */
+    public static void requireUsable(Path dir) throws IOException {
+        requireOutsideWork(dir, "--out");
+        if (Lease.heldElsewhere(dir.resolve(LOCK))) {
+            throw new UserError("result folder " + dir + " is in use by another bench; wait for it to end, or choose"
+                    + " another --out");
+        }
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                if (entries.anyMatch(entry -> !entry.getFileName().toString().equals(LOCK))) {
+                    throw new UserError("result folder " + dir + " is not empty; choose another --out");
+                }
+            }
+        } else if (Files.exists(dir)) {
+            throw new UserError("--out " + dir + " is a file, not a folder");
+        }
+        List<Path> missing = new ArrayList<>(); // the folders this check creates, deepest first, to remove afterwards
+        for (Path path = dir.toAbsolutePath();
+                !Files.exists(path, LinkOption.NOFOLLOW_LINKS);
+                path = path.getParent()) {
+            missing.add(path);
+        }
+        Path probe = null;
+        try {
+            Files.createDirectories(dir);
+            probe = Files.createTempFile(dir, ".write-test", "");
+        } catch (IOException | SecurityException e) {
+            throw new UserError("cannot write the result folder " + dir + " ("
+                    + e.getClass().getSimpleName() + ": " + e.getMessage() + "); choose another --out");
+        } finally {
+            if (probe != null) {
+                Files.deleteIfExists(probe);
+            }
+            for (Path created : missing) {
+                if (Files.isDirectory(created, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.delete(created);
+                }
+            }
+        }
     }
 
     /** Claims {@code dir} for a run that needs it empty (creating it); throws a {@link UserError} when it is taken or not empty. */

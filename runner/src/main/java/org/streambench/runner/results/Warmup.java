@@ -16,6 +16,12 @@ public final class Warmup {
     public static final int WINDOW_SECONDS = 10;
     static final double TOLERANCE_PERCENT = 5;
     public static final int DEFAULT_MAX_SECONDS = 120;
+    /**
+     * A matrix's and a capacity search's warm-up without --warmup: until the throughput is steady, at
+     * most 30 s (a fixed warm-up that suits one database leaves another still ramping up, and the
+     * run then says NOT STEADY).
+     */
+    public static final String SERIES_DEFAULT = "steady:30s";
 
     private Warmup() {}
 
