@@ -44,7 +44,7 @@ public final class Summary {
                     .append(dir)
                     .toString();
         }
-        if (s.bounded() && r.perSecond().stream().noneMatch(second -> !second.warmup())) {
+        if (s.bounded() && r.perSecond().stream().allMatch(RunDocument.Second::warmup)) {
             // no whole second to take a rate from: "0 records/s" would say the run did nothing
             line.append(String.format(
                     Locale.ROOT,

@@ -407,7 +407,6 @@ public final class CassandraDatabase implements Database {
         return "no flush from the client (CQL has none)";
     }
 
-    /** The keyspace's replication as the cluster stores it (the strategy's full class name), empty before it exists. */
     /** Whether the table exists with exactly the columns (name, type) that {@link #COLUMNS} gives and id as its key. */
     private boolean tableHasTheColumns() {
         int dot = table.indexOf('.');
@@ -433,6 +432,7 @@ public final class CassandraDatabase implements Database {
         }
     }
 
+    /** The keyspace's replication as the cluster stores it (the strategy's full class name), empty before it exists. */
     private Map<String, String> keyspaceReplication() {
         Row row = session.execute("SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?", keyspace)
                 .one();
