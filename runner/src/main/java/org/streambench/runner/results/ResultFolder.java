@@ -34,6 +34,7 @@ public final class ResultFolder implements AutoCloseable {
         this.lease = lease;
     }
 
+    /** The default folder of a run's results: {@code results/yyyyMMdd-HHmmss-ENGINE-DATABASE-PATTERN-BLOB} (local time). */
     public static Path defaultFor(ExperimentSpec spec) {
         return Home.root()
                 .resolve("results")
