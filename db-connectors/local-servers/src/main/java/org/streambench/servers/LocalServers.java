@@ -266,13 +266,15 @@ public final class LocalServers {
     private static String awaitReady(
             LocalServerKind kind, Process server, Path dir, int port, String password, long started, Path log)
             throws InterruptedException {
-        Map<String, String> probeSettings = kind.probeSettings(dir, port, password);
         long deadline = started + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
         while (System.nanoTime() < deadline) {
             if (!server.isAlive()) {
                 throw new UserError(kind.database() + " did not start (exit " + server.exitValue() + "): "
                         + lastLine(log) + "; full log: " + log);
             }
+            // asked again each time: once secured, the server takes the generated password only (Cassandra's
+            // credentials cache may refuse it for a moment after the change, and the default one for good)
+            Map<String, String> probeSettings = kind.probeSettings(dir, port, password);
             if (kind.launcherDone(dir) && probe(kind.database(), probeSettings).isPresent()) {
                 kind.secure(dir, probeSettings, password);
                 Optional<String> version = probe(kind.database(), kind.settings(port, password));

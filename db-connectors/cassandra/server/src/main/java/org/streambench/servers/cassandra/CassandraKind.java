@@ -1,9 +1,6 @@
 package org.streambench.servers.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.CqlSessionBuilder;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -197,22 +194,13 @@ public final class CassandraKind implements LocalServerKind {
                         SUPERUSER);
     }
 
-    /** A session builder whose close is quick: Netty's default quiet period made every close take 2 s. */
-    static CqlSessionBuilder quicklyClosedSession() {
-        return CqlSession.builder()
-                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-                        .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
-                        .withInt(DefaultDriverOption.NETTY_ADMIN_SHUTDOWN_QUIET_PERIOD, 0)
-                        .build());
-    }
-
     @Override
     public void secure(Path dir, Map<String, String> probeSettings, String password) {
         if (Files.exists(dir.resolve(SECURED_MARKER))) {
             return;
         }
         String[] hostPort = probeSettings.get("url").split(":");
-        try (CqlSession session = quicklyClosedSession()
+        try (CqlSession session = CqlSession.builder()
                 .withLocalDatacenter("datacenter1")
                 .addContactPoint(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])))
                 .withAuthCredentials(SUPERUSER, SUPERUSER)

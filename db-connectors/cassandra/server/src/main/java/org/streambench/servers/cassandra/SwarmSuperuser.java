@@ -85,7 +85,7 @@ public final class SwarmSuperuser {
     }
 
     private static CqlSession session(InetSocketAddress node, String user, String password) {
-        return CassandraKind.quicklyClosedSession()
+        return CqlSession.builder()
                 .addContactPoint(node)
                 .withLocalDatacenter("datacenter1")
                 .withAuthCredentials(user, password)
