@@ -409,13 +409,12 @@ public final class CassandraDatabase implements Database {
 
     /** Whether the table exists with exactly the columns (name, type) that {@link #COLUMNS} gives and id as its key. */
     private boolean tableHasTheColumns() {
-        int dot = table.indexOf('.');
         List<String> found = new ArrayList<>();
         boolean idIsTheKey = false;
         for (Row row : session.execute(
                 "SELECT column_name, type, kind FROM system_schema.columns WHERE keyspace_name = ? AND table_name = ?",
-                table.substring(0, dot).toLowerCase(Locale.ROOT),
-                table.substring(dot + 1).toLowerCase(Locale.ROOT))) {
+                keyspace.toLowerCase(Locale.ROOT),
+                table.substring(keyspace.length() + 1).toLowerCase(Locale.ROOT))) {
             found.add(row.getString("column_name") + " " + row.getString("type"));
             idIsTheKey |= row.getString("column_name").equals("id")
                     && row.getString("kind").equals("partition_key");
