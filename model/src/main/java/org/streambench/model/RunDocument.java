@@ -104,8 +104,10 @@ public record RunDocument(
      * byte of payload the records wrote (BLOB plus 48 bytes of id and fields); null for read, which
      * writes nothing. {@code databaseCounters}: how much each of the server's own counters grew in
      * the window (PostgreSQL's pg_stat_wal and pg_stat_database, MariaDB's InnoDB status; absent
-     * where the connector reads none). {@code notSeen}: each role the runner could not watch, with
-     * the reason (an external server, a job on YARN, a system without /proc).
+     * where the connector reads none). {@code exporters}: what the exporters the suite scrapes
+     * ({@code bench monitor scrape}) showed of the window, by exporter name (absent when none is
+     * scraped). {@code notSeen}: each role the runner could not watch, with the reason (an external
+     * server, a job on YARN, a system without /proc), and each exporter that did not answer.
      */
     public record Resources(
             double windowSeconds,
@@ -116,6 +118,7 @@ public record RunDocument(
             Long deviceWriteBytes,
             Double writeAmplification,
             @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> databaseCounters,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, ExporterUse> exporters,
             Map<String, String> notSeen) {
 
         public static final String DATABASE = "database";
@@ -124,6 +127,23 @@ public record RunDocument(
         /** The roles, in the order the per-second file's columns have them. */
         public static final List<String> ROLES = List.of(DATABASE, ENGINE, RUNNER);
     }
+
+    /**
+     * What one exporter of a server's machine showed of the measured window, read at its start and
+     * end: {@code counterGrowth} how much each counter series that grew did ({@code name{labels}} as
+     * the exporter wrote it; its own process's series left out). From a node exporter's series, the
+     * machine's whole use: {@code busyCpuSeconds} (user, nice, system, irq and softirq of every CPU,
+     * whoever used them: on a machine of the database alone, the server's) and {@code diskWriteBytes}
+     * (every disk, device-mapper, md and zram devices left out, as they write through a disk); each
+     * also per million records or per record; null for an exporter without those series.
+     */
+    public record ExporterUse(
+            String url,
+            Double busyCpuSeconds,
+            Double busyCpuSecondsPerMillionRecords,
+            Long diskWriteBytes,
+            Double diskWriteBytesPerRecord,
+            Map<String, Double> counterGrowth) {}
 
     /**
      * One role's use: {@code cpuSeconds} user plus system; {@code cpuSecondsPerMillionRecords} the

@@ -142,6 +142,15 @@ class ModelJsonTest {
                         4_500_000L,
                         1.25,
                         Map.of("wal_bytes", 4_000_000L, "xact_commit", 90_000L),
+                        Map.of(
+                                "dbnode",
+                                new RunDocument.ExporterUse(
+                                        "http://db:9100/metrics",
+                                        21.5,
+                                        238.9,
+                                        9_000_000L,
+                                        100.0,
+                                        Map.of("node_disk_written_bytes_total{device=\"vda\"}", 9.0e6))),
                         Map.of("engine", "a job on YARN: its containers run on the cluster's machines")),
                 new RunDocument.Fill(2, 5, 40_000));
         Path file = dir.resolve("result.json");

@@ -41,6 +41,7 @@ import org.streambench.operators.OperatorMetrics;
 import org.streambench.operators.engine.EngineProvider;
 import org.streambench.runner.calibration.MachineCalibration;
 import org.streambench.runner.monitor.DeviceUsage;
+import org.streambench.runner.monitor.ExporterCounters;
 import org.streambench.runner.monitor.ProcessUsage;
 import org.streambench.runner.monitor.ResourceMetrics;
 import org.streambench.runner.monitor.ResourceWatch;
@@ -378,9 +379,10 @@ public final class ExperimentRunner {
     private static ResourceWatch resourceWatch(DatabaseSession session, JobLauncher launcher, JobLauncher.Job job) {
         Map<String, Supplier<Collection<ProcessHandle>>> roles = new LinkedHashMap<>();
         Map<String, String> notSeen = new LinkedHashMap<>();
+        List<ScrapeTargets.Exporter> exporters = new ScrapeTargets(Home.work()).exporters();
         if (!ProcessUsage.available()) {
             notSeen.put("all", "this system has no /proc to read processes' use from");
-            return new ResourceWatch(roles, notSeen, null, Map::of);
+            return new ResourceWatch(roles, notSeen, null, Map::of, ExporterCounters.NONE);
         }
         String device = null;
         if (session.localServer()) {
@@ -389,7 +391,7 @@ public final class ExperimentRunner {
         } else if (session.storesData()) {
             notSeen.put(
                     RunDocument.Resources.DATABASE,
-                    "an external server (--db-url): its processes run elsewhere; " + exportersScraped());
+                    "an external server (--db-url): its processes run elsewhere; " + exportersRead(exporters));
         }
         if (launcher.cluster().equals("local")) {
             roles.put(
@@ -401,15 +403,15 @@ public final class ExperimentRunner {
                     "a job on " + launcher.cluster() + ": its workers run in the cluster's containers");
         }
         roles.put(RunDocument.Resources.RUNNER, () -> List.of(ProcessHandle.current()));
-        return new ResourceWatch(roles, notSeen, device, () -> serverCounters(session));
+        return new ResourceWatch(
+                roles, notSeen, device, () -> serverCounters(session), new ExporterCounters(exporters));
     }
 
-    /** Which exporters of an external server's machine the suite's Prometheus scrapes (bench monitor scrape). */
-    private static String exportersScraped() {
-        List<ScrapeTargets.Exporter> exporters = new ScrapeTargets(Home.work()).exporters();
+    /** Which exporters of an external server's machine the run reads (bench monitor scrape). */
+    private static String exportersRead(List<ScrapeTargets.Exporter> exporters) {
         return exporters.isEmpty()
                 ? "no exporter of its machine is scraped (bench monitor scrape)"
-                : "the suite's Prometheus scrapes its exporters "
+                : "what its machine's exporters show is in resources.exporters: "
                         + String.join(
                                 ", ",
                                 exporters.stream()

@@ -18,7 +18,8 @@ import org.streambench.model.RunDocument;
 public final class ResourceWatch {
 
     /** A watch of nothing, for runs whose resources are not recorded: its result is null. */
-    public static final ResourceWatch NONE = new ResourceWatch(Map.of(), Map.of(), null, Map::of);
+    public static final ResourceWatch NONE =
+            new ResourceWatch(Map.of(), Map.of(), null, Map::of, ExporterCounters.NONE);
 
     private final Map<String, Supplier<Collection<ProcessHandle>>> roles;
     private final Map<String, String> notSeen;
@@ -26,6 +27,11 @@ public final class ResourceWatch {
     private final String device;
     /** The database server's own counters (empty where the connector reads none, or cannot now). */
     private final Supplier<Map<String, Long>> databaseCounters;
+    /** The exporters of a server's machine that the suite scrapes. */
+    private final ExporterCounters exporters;
+
+    private Map<String, Map<String, Double>> exportersAtStart = Map.of();
+    private Map<String, Map<String, Double>> exportersAtEnd = Map.of();
 
     private Map<String, Long> countersAtStart = Map.of();
     private Map<String, Long> countersAtEnd = Map.of();
@@ -47,16 +53,19 @@ public final class ResourceWatch {
      * @param notSeen each role that cannot be watched, with the reason
      * @param device  the block device that holds the database's data, or null
      * @param databaseCounters the database server's own cumulative counters, read at the window's start and end
+     * @param exporters the exporters whose counters are read at the window's start and end
      */
     public ResourceWatch(
             Map<String, Supplier<Collection<ProcessHandle>>> roles,
             Map<String, String> notSeen,
             String device,
-            Supplier<Map<String, Long>> databaseCounters) {
+            Supplier<Map<String, Long>> databaseCounters,
+            ExporterCounters exporters) {
         this.roles = new LinkedHashMap<>(roles);
         this.notSeen = new LinkedHashMap<>(notSeen);
         this.device = device;
         this.databaseCounters = databaseCounters;
+        this.exporters = exporters;
     }
 
     public synchronized void windowStarts() {
@@ -66,6 +75,7 @@ public final class ResourceWatch {
         startNanos = System.nanoTime();
         deviceAtStart = device == null ? null : DeviceUsage.of(device).orElse(null);
         countersAtStart = databaseCounters.get();
+        exportersAtStart = readExporters();
         roles.forEach((role, processes) -> {
             ProcessUsage usage = ProcessUsage.of(processes.get());
             atStart.put(role, usage);
@@ -127,6 +137,7 @@ public final class ResourceWatch {
         endNanos = System.nanoTime();
         deviceAtEnd = device == null ? null : DeviceUsage.of(device).orElse(null);
         countersAtEnd = databaseCounters.get();
+        exportersAtEnd = readExporters();
         roles.forEach((role, processes) -> {
             ProcessUsage usage = ProcessUsage.of(processes.get());
             atEnd.put(role, usage);
@@ -173,7 +184,29 @@ public final class ResourceWatch {
                 deviceWriteBytes,
                 amplification,
                 counterGrowth(),
+                exporterUse(records),
                 notSeen);
+    }
+
+    /** The exporters' counters now; one that does not answer is named in notSeen. */
+    private Map<String, Map<String, Double>> readExporters() {
+        Map<String, String> failures = new LinkedHashMap<>();
+        Map<String, Map<String, Double>> counters = exporters.read(failures);
+        failures.forEach((name, why) -> notSeen.putIfAbsent("exporter " + name, why));
+        return counters;
+    }
+
+    /** What each exporter read at both ends showed of the window. */
+    private Map<String, RunDocument.ExporterUse> exporterUse(long records) {
+        Map<String, RunDocument.ExporterUse> used = new LinkedHashMap<>();
+        for (ScrapeTargets.Exporter exporter : exporters.exporters()) {
+            Map<String, Double> start = exportersAtStart.get(exporter.name());
+            Map<String, Double> end = exportersAtEnd.get(exporter.name());
+            if (start != null && end != null) {
+                used.put(exporter.name(), ExporterCounters.use(exporter.url().toString(), start, end, records));
+            }
+        }
+        return used;
     }
 
     /** One line for the console: each role's CPU-seconds per million records and peak RSS, the device's bytes written per record. */
@@ -201,6 +234,27 @@ public final class ResourceWatch {
                 line.append(String.format(Locale.ROOT, " (write amplification %.1f)", resources.writeAmplification()));
             }
         }
+        resources.exporters().forEach((name, use) -> {
+            if (use.busyCpuSeconds() != null || use.diskWriteBytes() != null) {
+                line.append("; exporter ").append(name).append(':');
+                String part = " ";
+                if (use.busyCpuSeconds() != null) {
+                    line.append(String.format(Locale.ROOT, " the machine busy %.1f CPU-s", use.busyCpuSeconds()));
+                    part = ", ";
+                }
+                if (use.diskWriteBytesPerRecord() != null) {
+                    line.append(part)
+                            .append(String.format(
+                                    Locale.ROOT, "its disks wrote %,.0f B per record", use.diskWriteBytesPerRecord()));
+                }
+            } else {
+                line.append("; exporter ")
+                        .append(name)
+                        .append(": ")
+                        .append(use.counterGrowth().size())
+                        .append(" counters grew");
+            }
+        });
         resources
                 .notSeen()
                 .forEach((role, why) ->

@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Collection;
@@ -33,7 +38,8 @@ class ResourceWatchTest {
     @Test
     void theCpuTimeSpentInTheWindowIsCountedPerMillionRecords() {
         Supplier<Collection<ProcessHandle>> self = () -> List.of(ProcessHandle.current());
-        ResourceWatch watch = new ResourceWatch(Map.of("runner", self), Map.of("database", "elsewhere"), null, Map::of);
+        ResourceWatch watch = new ResourceWatch(
+                Map.of("runner", self), Map.of("database", "elsewhere"), null, Map::of, ExporterCounters.NONE);
         assertNull(watch.resources(1000, 100), "no window yet");
         watch.windowStarts();
         long until = System.nanoTime() + 400_000_000L;
@@ -57,7 +63,7 @@ class ResourceWatchTest {
     @Test
     void eachSecondSaysHowManyCoresEachRoleUsedSinceThePreviousOne() {
         Supplier<Collection<ProcessHandle>> self = () -> List.of(ProcessHandle.current());
-        ResourceWatch watch = new ResourceWatch(Map.of("runner", self), Map.of(), null, Map::of);
+        ResourceWatch watch = new ResourceWatch(Map.of("runner", self), Map.of(), null, Map::of, ExporterCounters.NONE);
         assertEquals(Map.of(), watch.second(), "the first sample only starts the count");
         long until = System.nanoTime() + 500_000_000L;
         long spin = 0;
@@ -75,7 +81,8 @@ class ResourceWatchTest {
         Assumptions.assumeTrue(
                 device != null, "the temporary folder is on no block device (tmpfs)"); // then nothing to watch
         Supplier<Collection<ProcessHandle>> self = () -> List.of(ProcessHandle.current());
-        ResourceWatch watch = new ResourceWatch(Map.of("database", self), Map.of(), device, Map::of);
+        ResourceWatch watch =
+                new ResourceWatch(Map.of("database", self), Map.of(), device, Map::of, ExporterCounters.NONE);
         watch.windowStarts();
         try (FileChannel file =
                 FileChannel.open(dir.resolve("written"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -96,13 +103,68 @@ class ResourceWatchTest {
                 Map.of("runner", () -> List.of(ProcessHandle.current())),
                 Map.of(),
                 null,
-                () -> Map.of("wal_bytes", wal.get(), "xact_commit", 7L));
+                () -> Map.of("wal_bytes", wal.get(), "xact_commit", 7L),
+                ExporterCounters.NONE);
         watch.windowStarts();
         wal.addAndGet(8192);
         watch.windowEnds();
         assertEquals(
                 Map.of("wal_bytes", 8192L, "xact_commit", 0L),
                 watch.resources(10, 100).databaseCounters());
+    }
+
+    @Test
+    void theExportersCountersAreReadOverHttpAtTheWindowsEndsAndOneThatDoesNotAnswerIsNamed() throws Exception {
+        AtomicLong busy = new AtomicLong(100);
+        HttpServer node = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        node.createContext("/metrics", exchange -> {
+            byte[] body = ("# TYPE node_cpu_seconds_total counter\n"
+                            + "node_cpu_seconds_total{cpu=\"0\",mode=\"user\"} " + busy.get() + "\n"
+                            + "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} " + busy.get() * 3 + "\n")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        node.start();
+        int closedPort;
+        try (ServerSocket nobody = new ServerSocket(0)) {
+            closedPort = nobody.getLocalPort();
+        }
+        try {
+            URI nodeUrl = URI.create("http://127.0.0.1:" + node.getAddress().getPort() + "/metrics");
+            ResourceWatch watch = new ResourceWatch(
+                    Map.of("runner", () -> List.of(ProcessHandle.current())),
+                    Map.of(),
+                    null,
+                    Map::of,
+                    new ExporterCounters(List.of(
+                            new ScrapeTargets.Exporter("dbnode", nodeUrl),
+                            new ScrapeTargets.Exporter(
+                                    "gone", URI.create("http://127.0.0.1:" + closedPort + "/metrics")))));
+            watch.windowStarts();
+            busy.addAndGet(12);
+            watch.windowEnds();
+            RunDocument.Resources resources = watch.resources(2_000_000, 100);
+            RunDocument.ExporterUse dbnode = resources.exporters().get("dbnode");
+            assertEquals(nodeUrl.toString(), dbnode.url());
+            assertEquals(12.0, dbnode.busyCpuSeconds(), 1e-9, "user time counts, idle does not: " + dbnode);
+            assertEquals(6.0, dbnode.busyCpuSecondsPerMillionRecords(), 1e-9);
+            assertEquals(
+                    Map.of(
+                            "node_cpu_seconds_total{cpu=\"0\",mode=\"user\"}", 12.0,
+                            "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"}", 36.0),
+                    dbnode.counterGrowth());
+            assertEquals(List.of("dbnode"), List.copyOf(resources.exporters().keySet()), resources.toString());
+            assertTrue(
+                    resources.notSeen().get("exporter gone").contains("did not answer"),
+                    "an exporter that does not answer is named: " + resources.notSeen());
+            assertTrue(
+                    ResourceWatch.describe(resources).contains("exporter dbnode: the machine busy 12.0 CPU-s"),
+                    ResourceWatch.describe(resources));
+        } finally {
+            node.stop(0);
+        }
     }
 
     @Test
