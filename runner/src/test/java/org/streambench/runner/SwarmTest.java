@@ -144,6 +144,61 @@ class SwarmTest {
         String staged = http("http://127.0.0.1:29870/webhdfs/v1" + out.toAbsolutePath() + "?op=LISTSTATUS&user.name="
                 + System.getProperty("user.name"));
         assertFalse(staged.contains(ExperimentRunner.JOB_TMP), "the run's staged files are gone from HDFS: " + staged);
+
+        // the monitoring stack's exporters: scraped by its Prometheus, and read into a timed run's result
+        String up = http("http://127.0.0.1:29090/api/v1/query?query="
+                + URLEncoder.encode("up{role=\"exporter\"} == 1", StandardCharsets.UTF_8));
+        assertTrue(
+                up.contains("\"exporter\":\"swarm-node\"") && up.contains("\"exporter\":\"swarm-postgresql\""),
+                "the stack's Prometheus scrapes the node's and PostgreSQL's exporters: " + up);
+        Path timed = tmp.resolve("timed");
+        CliResult timedRun = CliResult.bench(
+                "run",
+                "--engine",
+                "flink",
+                "--db",
+                "postgresql",
+                "--db-url",
+                PRIMARY_URL,
+                "--db-user",
+                "streambench",
+                "--db-password-file",
+                SWARM_DIR.resolve("streambench_db_password").toString(),
+                "--pattern",
+                "update",
+                "--blob",
+                "100",
+                "--keys",
+                "500",
+                "--duration",
+                "2s",
+                "--warmup",
+                "1s",
+                "--metrics-port",
+                "0",
+                "--out",
+                timed.toString());
+        assertEquals(0, timedRun.code(), timedRun.toString());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> resources =
+                (Map<String, Object>) ResultFiles.read(timed).get("resources");
+        @SuppressWarnings("unchecked")
+        Map<String, Map<String, Object>> exporters = (Map<String, Map<String, Object>>) resources.get("exporters");
+        long records = ((Number) resources.get("records")).longValue();
+        @SuppressWarnings("unchecked")
+        Map<String, Number> postgresql =
+                (Map<String, Number>) exporters.get("swarm-postgresql").get("counterGrowth");
+        double commits = postgresql.entrySet().stream()
+                .filter(series -> series.getKey().startsWith("pg_stat_database_xact_commit{")
+                        && series.getKey().contains("datname=\"streambench\""))
+                .mapToDouble(series -> series.getValue().doubleValue())
+                .sum();
+        assertTrue(
+                records > 0 && commits >= records,
+                "a read and an update committed for each of " + records + " records: " + commits + " " + resources);
+        assertTrue(
+                ((Number) exporters.get("swarm-node").get("busyCpuSeconds")).doubleValue() > 0,
+                "the node exporter shows the machine's CPU: " + resources);
     }
 
     /**

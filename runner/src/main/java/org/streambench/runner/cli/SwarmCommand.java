@@ -52,7 +52,7 @@ final class SwarmCommand {
         return new Swarm(
                 singleNode ? folder.resolve(SINGLE_NODE) : folder,
                 Swarm.host(local(command)),
-                new ScrapeTargets(Home.work()).dir(),
+                new ScrapeTargets(Home.work()),
                 command.commandLine().getOut());
     }
 
@@ -115,6 +115,8 @@ final class SwarmCommand {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = command.commandLine().getOut();
+            swarm(command, true).forgetExporters();
+            swarm(command, false).forgetExporters();
             out.println(local(command)
                     .down()
                     .map(was -> was.ownEngine()

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.streambench.local.UserError;
+import org.streambench.runner.monitor.ScrapeTargets;
 
 /**
  * The stack files of {@code docker-swarm/}, deployed and removed with the docker CLI as stacks named
@@ -34,17 +35,21 @@ public final class Swarm {
     /** The folder of the runner's scrape targets that the monitoring stacks mount, unless the user names another. */
     public static final String TARGETS_VARIABLE = "STREAMBENCH_TARGETS";
 
+    /** The service label by which a stack declares an exporter the runner should scrape and read: NAME=URL. */
+    public static final String EXPORTER_LABEL = "org.streambench.exporter";
+
     private final Path folder;
     private final PrintWriter out;
     private final Docker docker;
-    private final Path scrapeTargets;
+    private final ScrapeTargets scrapeTargets;
 
     /**
      * The stacks of {@code folder} on the engine at {@code host} (null: the docker CLI's default);
-     * {@code scrapeTargets} is the runner's folder of scrape targets, which a deploy gives the stack
-     * files as {@value #TARGETS_VARIABLE} when the environment does not.
+     * {@code scrapeTargets} is the runner's scrape targets, whose folder a deploy gives the stack
+     * files as {@value #TARGETS_VARIABLE} when the environment does not, and where it names the
+     * exporters a stack declares ({@value #EXPORTER_LABEL}).
      */
-    public Swarm(Path folder, String host, Path scrapeTargets, PrintWriter out) {
+    public Swarm(Path folder, String host, ScrapeTargets scrapeTargets, PrintWriter out) {
         this.folder = folder;
         this.out = out;
         this.docker = new Docker(host);
@@ -127,11 +132,44 @@ public final class Swarm {
         Map<String, String> variables = new HashMap<>();
         if (System.getenv(TARGETS_VARIABLE) == null) {
             // a bind mount's source must exist before its task starts
-            Files.createDirectories(scrapeTargets);
-            variables.put(TARGETS_VARIABLE, scrapeTargets.toAbsolutePath().toString());
+            Files.createDirectories(scrapeTargets.dir());
+            variables.put(TARGETS_VARIABLE, scrapeTargets.dir().toAbsolutePath().toString());
         }
-        return echoed(docker.run(
+        int code = echoed(docker.run(
                 List.of("stack", "deploy", "--compose-file", file.toString(), STACK_PREFIX + name), null, variables));
+        if (code == 0) {
+            for (ScrapeTargets.Exporter exporter : exportersOf(file)) {
+                scrapeTargets.addExporter(exporter);
+                out.println("scraping exporter " + exporter.name() + " at " + exporter.url()
+                        + " (runs read it into resources.exporters)");
+            }
+        }
+        return code;
+    }
+
+    /** The exporters a stack file's services declare with the label {@value #EXPORTER_LABEL}: NAME=URL. */
+    static List<ScrapeTargets.Exporter> exportersOf(Path stackFile) throws IOException {
+        return Files.readAllLines(stackFile).stream()
+                .map(String::strip)
+                .filter(line -> line.startsWith(EXPORTER_LABEL + ":"))
+                .map(line -> ScrapeTargets.parseExporter(
+                        line.substring(EXPORTER_LABEL.length() + 1).strip()))
+                .toList();
+    }
+
+    /** Stops naming the exporters of every stack in the folder (the swarm is going down). */
+    public void forgetExporters() throws IOException {
+        for (String stack : stacks()) {
+            forgetExportersOf(stackFile(stack));
+        }
+    }
+
+    private void forgetExportersOf(Path stackFile) throws IOException {
+        for (ScrapeTargets.Exporter exporter : exportersOf(stackFile)) {
+            if (scrapeTargets.removeExporter(exporter.name())) {
+                out.println("no longer scraping exporter " + exporter.name());
+            }
+        }
     }
 
     /**
@@ -242,9 +280,11 @@ public final class Swarm {
 
     /** docker stack rm of NAME; the CLI's exit code. */
     public int remove(String name) throws IOException, InterruptedException {
-        stackFile(name);
+        Path file = stackFile(name);
         requireManager();
-        return echoed(docker(List.of("stack", "rm", STACK_PREFIX + name)));
+        int code = echoed(docker(List.of("stack", "rm", STACK_PREFIX + name)));
+        forgetExportersOf(file);
+        return code;
     }
 
     private int echoed(Docker.Result result) {
