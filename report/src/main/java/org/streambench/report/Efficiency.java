@@ -33,12 +33,25 @@ final class Efficiency {
                 .append(" the throughput per 8 KB write-and-fdatasync the machine does one after another")
                 .append(" (bench calibrate); near 1 or above for a pattern that commits every record, the cell ran")
                 .append(" at the machine's limit rather than the database's.</p>\n");
+        boolean exporters = cells.values().stream()
+                .flatMap(c -> c.runs().stream())
+                .anyMatch(r -> r.exportersBusyCpuSecondsPerMillionRecords() != null
+                        || r.exportersDiskWriteBytesPerRecord() != null);
+        if (exporters) {
+            h.append("<p>Machines seen through exporters (bench monitor scrape; an external server's): the busy")
+                    .append(" CPU-seconds per million records of every machine whose node exporter the run read,")
+                    .append(" whoever used them, and the bytes their disks wrote per record.</p>\n");
+        }
         h.append(
                         "<table><thead><tr><th class=\"l\">engine</th><th class=\"l\">database</th><th class=\"l\">pattern</th>")
                 .append("<th>BLOB</th><th class=\"l\">variant</th><th>throughput (records/s)</th><th>database")
                 .append(" CPU-s / 1M</th><th>engine CPU-s / 1M</th><th>runner CPU-s / 1M</th><th>device bytes")
+                .append(" / record</th><th>write amplification</th><th>records per synced write</th>")
                 .append(
-                        " / record</th><th>write amplification</th><th>records per synced write</th></tr></thead><tbody>");
+                        exporters
+                                ? "<th>exporters' machines CPU-s / 1M</th><th>exporters' disk bytes / record</th>"
+                                : "")
+                .append("</tr></thead><tbody>");
         List<Cell> measured = cells.values().stream()
                 .filter(Cell::ok)
                 .filter(c -> c.runs().stream().anyMatch(r -> r.resources() != null))
@@ -60,8 +73,12 @@ final class Efficiency {
                     .append(mean(cell, r -> r.cpuSecondsPerMillionRecords("runner"), "%,.1f"))
                     .append(mean(cell, RunRecord::deviceWriteBytesPerRecord, "%,.0f"))
                     .append(mean(cell, RunRecord::writeAmplification, "%,.1f"))
-                    .append(mean(cell, RunRecord::perSyncedWrite, "%,.2f"))
-                    .append("</tr>");
+                    .append(mean(cell, RunRecord::perSyncedWrite, "%,.2f"));
+            if (exporters) {
+                h.append(mean(cell, RunRecord::exportersBusyCpuSecondsPerMillionRecords, "%,.1f"))
+                        .append(mean(cell, RunRecord::exportersDiskWriteBytesPerRecord, "%,.0f"));
+            }
+            h.append("</tr>");
         }
         h.append("</tbody></table>\n");
     }

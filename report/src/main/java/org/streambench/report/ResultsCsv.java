@@ -83,7 +83,11 @@ final class ResultsCsv {
                         r -> r.calibration() == null
                                 ? ""
                                 : number(r.calibration().syncedWritesPerSecond())),
-                new Column("recordsPerSyncedWrite", r -> number(r.perSyncedWrite())));
+                new Column("recordsPerSyncedWrite", r -> number(r.perSyncedWrite())),
+                new Column(
+                        "exportersBusyCpuSecondsPerMillionRecords",
+                        r -> number(r.exportersBusyCpuSecondsPerMillionRecords())),
+                new Column("exportersDiskWriteBytesPerRecord", r -> number(r.exportersDiskWriteBytesPerRecord())));
     }
 
     /** A read-latency column: empty for a run that measured no reads. */

@@ -2,9 +2,12 @@ package org.streambench.report;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.streambench.model.AccessModeName;
 import org.streambench.model.ResultJson;
 import org.streambench.model.RunDocument;
@@ -305,6 +308,32 @@ public record RunRecord(
         return resources == null || resources.deviceWriteBytes() == null || resources.records() == 0
                 ? null
                 : resources.deviceWriteBytes() / (double) resources.records();
+    }
+
+    /**
+     * The busy CPU-seconds per million records of the machines whose node exporters the run read
+     * ({@code bench monitor scrape}: an external server's machine), summed over them; null where none showed any.
+     */
+    public Double exportersBusyCpuSecondsPerMillionRecords() {
+        return sumOverExporters(RunDocument.ExporterUse::busyCpuSecondsPerMillionRecords);
+    }
+
+    /** The bytes the disks of those machines wrote per record, summed over them; null where none showed any. */
+    public Double exportersDiskWriteBytesPerRecord() {
+        return sumOverExporters(RunDocument.ExporterUse::diskWriteBytesPerRecord);
+    }
+
+    private Double sumOverExporters(Function<RunDocument.ExporterUse, Double> figure) {
+        if (resources == null || resources.exporters() == null) {
+            return null;
+        }
+        List<Double> figures = resources.exporters().values().stream()
+                .map(figure)
+                .filter(Objects::nonNull)
+                .toList();
+        return figures.isEmpty()
+                ? null
+                : figures.stream().mapToDouble(Double::doubleValue).sum();
     }
 
     public Double writeAmplification() {

@@ -65,6 +65,39 @@ class EfficiencyReportTest {
     }
 
     @Test
+    void anExternalServersMachineSeenThroughItsNodeExporterHasItsOwnColumns(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "update", 1, 1, "ok", 1000, 200.0);
+        run(dir, "flink", "postgresql", "update", 1, 2, "ok", 1000, 200.0);
+        run(dir, "spark", "postgresql", "update", 1, 1, "ok", 800, 200.0);
+        withResources(dir.resolve("flink/postgresql/update/1/rep-1"), 100.0, 8_000_000L, 480.0, 8_800.0);
+        withResources(dir.resolve("flink/postgresql/update/1/rep-2"), 140.0, 10_000_000L, 520.0, 9_200.0);
+        withResources(dir.resolve("spark/postgresql/update/1/rep-1"), 100.0, 8_000_000L);
+
+        String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
+        String section = html.substring(html.indexOf("<h2>Efficiency"));
+        section = section.substring(0, section.indexOf("</table>"));
+        assertTrue(section.contains("<th>exporters' machines CPU-s / 1M</th>"), section);
+        // means of the two runs: 500 busy CPU-s per 1M records, 9,000 disk bytes per record
+        assertTrue(section.contains("<td>183.7</td><td></td><td>500.0</td><td>9,000</td></tr>"), section);
+        assertTrue(section.contains("<td>163.3</td><td></td><td></td><td></td></tr>"), "spark's read none: " + section);
+
+        Map<String, String> first = csvRow(dir, "flink/postgresql/update/1/rep-1");
+        assertEquals("480.000", first.get("exportersBusyCpuSecondsPerMillionRecords"));
+        assertEquals("8800.000", first.get("exportersDiskWriteBytesPerRecord"));
+        assertEquals(
+                "", csvRow(dir, "spark/postgresql/update/1/rep-1").get("exportersBusyCpuSecondsPerMillionRecords"));
+    }
+
+    @Test
+    void runsWithoutExportersHaveNoExporterColumns(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "update", 1, 1, "ok", 1000, 200.0);
+        withResources(dir.resolve("flink/postgresql/update/1/rep-1"), 100.0, 8_000_000L);
+        String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
+        assertTrue(html.contains("<h2>Efficiency"), html);
+        assertFalse(html.contains("exporters' machines"), html);
+    }
+
+    @Test
     void runsWithoutResourcesHaveNoSection(@TempDir Path dir) throws Exception {
         run(dir, "flink", "postgresql", "update", 1, 1, "ok", 1000, 200.0);
         String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
@@ -90,6 +123,28 @@ class EfficiencyReportTest {
     /** Adds a resources part of 1,000 records: the database's CPU-s per 1M as given, the engine's 250, the runner's 10. */
     private static void withResources(Path folder, double databaseCpuPerMillion, long deviceWriteBytes)
             throws Exception {
+        withResources(folder, databaseCpuPerMillion, deviceWriteBytes, null, null);
+    }
+
+    /** As above, with a node exporter's figures per record when they are given. */
+    private static void withResources(
+            Path folder,
+            double databaseCpuPerMillion,
+            long deviceWriteBytes,
+            Double exporterCpuPerMillion,
+            Double exporterBytesPerRecord)
+            throws Exception {
+        String exporters = exporterCpuPerMillion == null
+                ? ""
+                : String.format(
+                        java.util.Locale.ROOT,
+                        " \"exporters\": {\"dbnode\": {\"url\": \"http://db:9100/metrics\", \"busyCpuSeconds\": %s,"
+                                + " \"busyCpuSecondsPerMillionRecords\": %s, \"diskWriteBytes\": %d,"
+                                + " \"diskWriteBytesPerRecord\": %s, \"counterGrowth\": {}}},",
+                        exporterCpuPerMillion / 1000,
+                        exporterCpuPerMillion,
+                        Math.round(exporterBytesPerRecord * 1000),
+                        exporterBytesPerRecord);
         Path file = folder.resolve("result.json");
         String json = Files.readString(file).strip();
         String resources = String.format(
@@ -102,7 +157,7 @@ class EfficiencyReportTest {
                         + " \"runner\": {\"processes\": 1, \"cpuSeconds\": 0.01, \"cpuSecondsPerMillionRecords\": 10.0,"
                         + " \"peakRssBytes\": 1}},"
                         + " \"device\": \"vda\", \"deviceReadBytes\": 0, \"deviceWriteBytes\": %d,"
-                        + " \"writeAmplification\": %s, \"notSeen\": {}}, ",
+                        + " \"writeAmplification\": %s," + exporters + " \"notSeen\": {}}, ",
                 databaseCpuPerMillion / 1000,
                 databaseCpuPerMillion,
                 deviceWriteBytes,
