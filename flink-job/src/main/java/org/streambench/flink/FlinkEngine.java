@@ -67,6 +67,16 @@ public final class FlinkEngine implements EngineProvider {
     }
 
     /**
+     * Exactly-once: its audits on the suite's YARN found nothing applied twice or lost. At-least-once
+     * there lost updates after a restart in one of three runs (keys below what any replay gives), so
+     * it stays refused until that is understood (docs/guarantees.md).
+     */
+    @Override
+    public boolean recoversOnYarn(Guarantee guarantee) {
+        return guarantee == Guarantee.EXACTLY_ONCE;
+    }
+
+    /**
      * Flink's own recovery for a guarantee: checkpoints every interval (barriers aligned for
      * exactly-once, not for at-least-once) and a restart from the last one; without a guarantee a
      * failed task fails the job, as a restart would process its records a second time.

@@ -63,11 +63,13 @@ public final class JobMain {
             }
             pipeline.run(spec);
         } catch (Throwable t) {
-            t.printStackTrace();
-            if (runtime != null) {
-                runtime.fail(String.valueOf(rootCause(t))); // ends the JVM
+            if (runtime == null || !endedByItsClusterAfterTheStop(runtime, t)) {
+                t.printStackTrace();
+                if (runtime != null) {
+                    runtime.fail(String.valueOf(rootCause(t))); // ends the JVM
+                }
+                halt(1);
             }
-            halt(1);
         }
         // the engine ended by itself: its last records may still be on their way to the collector
         try {
@@ -123,6 +125,16 @@ public final class JobMain {
 
     private static void halt(int code) {
         Halt.now(code);
+    }
+
+    /**
+     * Whether {@code t} is the engine's cluster ending the job's main once the job has ended after the
+     * runner's stop: a Flink application cluster on YARN interrupts the main still waiting for the
+     * job's result when the job finishes. That is the engine ending by itself, and the wait below
+     * says whether every record got through.
+     */
+    private static boolean endedByItsClusterAfterTheStop(JobRuntime runtime, Throwable t) {
+        return rootCause(t) instanceof InterruptedException && runtime.stopRequested() && runtime.generatorsDone();
     }
 
     private static Throwable rootCause(Throwable t) {

@@ -343,11 +343,32 @@ class BadInputTest {
     @Test
     void rejectsAGuaranteeOnYarnBeforeLookingForTheCluster() {
         assertRejected(
-                "--guarantee and --fault are not built for --cluster yarn yet",
+                "--guarantee at-least-once is not built for --cluster yarn with spark yet (on YARN: flink"
+                        + " exactly-once; every guarantee the engine gives in a job of its own JVM)",
+                "--engine",
+                "spark",
                 "--cluster",
                 "yarn",
                 "--guarantee",
                 "at-least-once");
+        assertRejected(
+                "--guarantee at-least-once with --fault is not built for --cluster yarn with flink yet",
+                "--engine",
+                "flink",
+                "--cluster",
+                "yarn",
+                "--guarantee",
+                "at-least-once",
+                "--fault",
+                "fail-task@1s");
+        assertRejected(
+                "--guarantee none with --fault is not built for --cluster yarn with flink yet",
+                "--engine",
+                "flink",
+                "--cluster",
+                "yarn",
+                "--fault",
+                "fail-task@1s");
     }
 
     @ParameterizedTest

@@ -302,6 +302,42 @@ class YarnTest {
         assertFalse(Files.exists(out.resolve("job-tmp")), "the run's temporary folder is left");
     }
 
+    /**
+     * Flink's exactly-once in YARN's containers: a task fails 3 s into the run, Flink restarts the
+     * job from its last checkpoint, and the run ends as planned (the application cluster interrupting
+     * the job's main once the job has finished is no failure); the audit of every updated key finds
+     * nothing applied twice and nothing lost.
+     */
+    @Test
+    @Order(7)
+    void flinksExactlyOnceRecoversATaskFailedOnYarnAndTheAuditFindsEveryEffectOnce(@TempDir Path tmp) throws Exception {
+        String guarantee = "exactly-once";
+        ServerState postgres = server("postgresql");
+        Path out = tmp.resolve("run");
+        List<String> args = new ArrayList<>(List.of(onYarn("flink", postgres, out, "8s")));
+        args.addAll(List.of(
+                "--parallelism",
+                "2",
+                "--rate",
+                "2000",
+                "--guarantee",
+                guarantee,
+                "--checkpoint-interval",
+                "500ms",
+                "--fault",
+                "fail-task@3s"));
+        CliResult run = CliResult.bench(args.toArray(String[]::new));
+        assertEquals(0, run.code(), run.toString());
+        Map<String, Object> recovery = EndToEndTest.map(ResultFiles.read(out), "recovery");
+        assertTrue(((Number) recovery.get("restartedInstances")).longValue() >= 1, recovery.toString());
+        Map<String, Object> audit = EndToEndTest.map(recovery, "audit");
+        assertEquals(0, ((Number) audit.get("losses")).longValue(), audit.toString());
+        assertEquals(0, ((Number) audit.get("unexplainedKeys")).longValue(), audit.toString());
+        assertEquals(0, ((Number) audit.get("duplicates")).longValue(), audit.toString());
+        assertEquals(
+                "EXACTLY_ONCE", EndToEndTest.map(recovery, "engineSettings").get("execution.checkpointing.mode"));
+    }
+
     /** YARN kills the application mid-run: the run fails saying so, and nothing of it is left running. */
     @Test
     @Order(8)

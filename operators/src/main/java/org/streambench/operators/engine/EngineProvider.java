@@ -76,6 +76,14 @@ public interface EngineProvider {
         return false;
     }
 
+    /**
+     * Whether {@code guarantee}, and a {@code --fault} with it, work with {@code --cluster yarn}: the
+     * engine's recovery in the cluster's containers, and the audit after it, tried on the suite's YARN.
+     */
+    default boolean recoversOnYarn(Guarantee guarantee) {
+        return false;
+    }
+
     /** The engine's own settings for the spec's guarantee, by the engine's names (result.json shows them). */
     default Map<String, String> guaranteeSettings(ExperimentSpec spec) {
         return Map.of();

@@ -3,6 +3,7 @@ package org.streambench.runner.experiment;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -296,9 +297,13 @@ public final class ExperimentOptions {
         }
         long interval = checkpointIntervalMillis("--checkpoint-interval", checkpointInterval);
         Fault parsedFault = fault(parsedEngine, durationSeconds + warmupSeconds, parsedGuarantee);
-        if ((parsedGuarantee.recovers() || parsedFault != null) && job.onYarn()) {
+        if ((parsedGuarantee.recovers() || parsedFault != null)
+                && job.onYarn()
+                && !parsedEngine.recoversOnYarn(parsedGuarantee)) {
             throw new UserError(
-                    "--guarantee and --fault are not built for --cluster yarn yet (a job in its own JVM only)");
+                    "--guarantee " + parsedGuarantee.cliName() + (parsedFault != null ? " with --fault" : "")
+                            + " is not built for --cluster yarn with " + parsedEngine.name() + " yet (on YARN: "
+                            + recoveriesOnYarn() + "; every guarantee the engine gives in a job of its own JVM)");
         }
         return ExperimentSpec.builder(engine, database, parsedPattern)
                 .blobBytes((int) blobBytes)
@@ -441,5 +446,18 @@ public final class ExperimentOptions {
             throw new UserError("cannot serve metrics on " + job.metricsHost + ":" + port + " (" + e.getMessage()
                     + "); choose another --metrics-port, or 0 for any free port");
         }
+    }
+
+    /** The engines and guarantees that recover on YARN, e.g. "flink exactly-once". */
+    private static String recoveriesOnYarn() {
+        List<String> recoveries = new ArrayList<>();
+        for (EngineProvider engine : Engines.all()) {
+            for (Guarantee guarantee : Guarantee.values()) {
+                if (engine.recoversOnYarn(guarantee)) {
+                    recoveries.add(engine.name() + " " + guarantee.cliName());
+                }
+            }
+        }
+        return recoveries.isEmpty() ? "none" : String.join(", ", recoveries);
     }
 }
