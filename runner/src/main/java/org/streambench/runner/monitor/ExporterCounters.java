@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -46,11 +47,31 @@ public final class ExporterCounters {
         return exporters;
     }
 
+    /** Each exporter's counters at one moment, by exporter name; each one that did not answer, with the reason. */
+    public record Reading(Map<String, Map<String, Double>> counters, Map<String, String> failures) {
+        static final Reading NONE = new Reading(Map.of(), Map.of());
+    }
+
+    /**
+     * Reads every exporter now, on a thread of its own, so that a slow or unreachable exporter
+     * never holds up the caller (the runner's per-second sampling); done at once when there is none.
+     */
+    public CompletableFuture<Reading> readSoon() {
+        if (exporters.isEmpty()) {
+            return CompletableFuture.completedFuture(Reading.NONE);
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            Map<String, String> failures = new LinkedHashMap<>();
+            Map<String, Map<String, Double>> counters = read(failures);
+            return new Reading(counters, failures);
+        });
+    }
+
     /**
      * Each exporter's counters now, by exporter name; one that does not answer is left out, with the
      * reason in {@code failures}.
      */
-    public Map<String, Map<String, Double>> read(Map<String, String> failures) {
+    Map<String, Map<String, Double>> read(Map<String, String> failures) {
         Map<String, Map<String, Double>> counters = new LinkedHashMap<>();
         for (ScrapeTargets.Exporter exporter : exporters) {
             try {

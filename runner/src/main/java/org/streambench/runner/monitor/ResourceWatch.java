@@ -2,10 +2,12 @@ package org.streambench.runner.monitor;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.streambench.model.RunDocument;
 
@@ -30,8 +32,8 @@ public final class ResourceWatch {
     /** The exporters of a server's machine that the suite scrapes. */
     private final ExporterCounters exporters;
 
-    private Map<String, Map<String, Double>> exportersAtStart = Map.of();
-    private Map<String, Map<String, Double>> exportersAtEnd = Map.of();
+    private CompletableFuture<ExporterCounters.Reading> exportersAtStart;
+    private CompletableFuture<ExporterCounters.Reading> exportersAtEnd;
 
     private Map<String, Long> countersAtStart = Map.of();
     private Map<String, Long> countersAtEnd = Map.of();
@@ -73,9 +75,9 @@ public final class ResourceWatch {
             return;
         }
         startNanos = System.nanoTime();
+        exportersAtStart = exporters.readSoon();
         deviceAtStart = device == null ? null : DeviceUsage.of(device).orElse(null);
         countersAtStart = databaseCounters.get();
-        exportersAtStart = readExporters();
         roles.forEach((role, processes) -> {
             ProcessUsage usage = ProcessUsage.of(processes.get());
             atStart.put(role, usage);
@@ -135,9 +137,10 @@ public final class ResourceWatch {
             return;
         }
         endNanos = System.nanoTime();
+        // after the start's reading: two readings at once could reach an exporter in either order
+        exportersAtEnd = exportersAtStart.thenCompose(atStart -> exporters.readSoon());
         deviceAtEnd = device == null ? null : DeviceUsage.of(device).orElse(null);
         countersAtEnd = databaseCounters.get();
-        exportersAtEnd = readExporters();
         roles.forEach((role, processes) -> {
             ProcessUsage usage = ProcessUsage.of(processes.get());
             atEnd.put(role, usage);
@@ -188,20 +191,17 @@ public final class ResourceWatch {
                 notSeen);
     }
 
-    /** The exporters' counters now; one that does not answer is named in notSeen. */
-    private Map<String, Map<String, Double>> readExporters() {
-        Map<String, String> failures = new LinkedHashMap<>();
-        Map<String, Map<String, Double>> counters = exporters.read(failures);
-        failures.forEach((name, why) -> notSeen.putIfAbsent("exporter " + name, why));
-        return counters;
-    }
-
-    /** What each exporter read at both ends showed of the window. */
+    /** What each exporter read at both ends showed of the window; one that did not answer is named in notSeen. */
     private Map<String, RunDocument.ExporterUse> exporterUse(long records) {
+        ExporterCounters.Reading atStart = exportersAtStart.join();
+        ExporterCounters.Reading atEnd = exportersAtEnd.join();
+        for (ExporterCounters.Reading reading : List.of(atStart, atEnd)) {
+            reading.failures().forEach((name, why) -> notSeen.putIfAbsent("exporter " + name, why));
+        }
         Map<String, RunDocument.ExporterUse> used = new LinkedHashMap<>();
         for (ScrapeTargets.Exporter exporter : exporters.exporters()) {
-            Map<String, Double> start = exportersAtStart.get(exporter.name());
-            Map<String, Double> end = exportersAtEnd.get(exporter.name());
+            Map<String, Double> start = atStart.counters().get(exporter.name());
+            Map<String, Double> end = atEnd.counters().get(exporter.name());
             if (start != null && end != null) {
                 used.put(exporter.name(), ExporterCounters.use(exporter.url().toString(), start, end, records));
             }

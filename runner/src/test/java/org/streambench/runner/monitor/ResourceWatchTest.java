@@ -115,12 +115,14 @@ class ResourceWatchTest {
 
     @Test
     void theExportersCountersAreReadOverHttpAtTheWindowsEndsAndOneThatDoesNotAnswerIsNamed() throws Exception {
-        AtomicLong busy = new AtomicLong(100);
+        // read on a thread of their own at about the window's ends: each read finds 12 more seconds busy
+        AtomicLong busy = new AtomicLong(88);
         HttpServer node = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         node.createContext("/metrics", exchange -> {
+            long now = busy.addAndGet(12);
             byte[] body = ("# TYPE node_cpu_seconds_total counter\n"
-                            + "node_cpu_seconds_total{cpu=\"0\",mode=\"user\"} " + busy.get() + "\n"
-                            + "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} " + busy.get() * 3 + "\n")
+                            + "node_cpu_seconds_total{cpu=\"0\",mode=\"user\"} " + now + "\n"
+                            + "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} " + now * 3 + "\n")
                     .getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
@@ -143,7 +145,6 @@ class ResourceWatchTest {
                             new ScrapeTargets.Exporter(
                                     "gone", URI.create("http://127.0.0.1:" + closedPort + "/metrics")))));
             watch.windowStarts();
-            busy.addAndGet(12);
             watch.windowEnds();
             RunDocument.Resources resources = watch.resources(2_000_000, 100);
             RunDocument.ExporterUse dbnode = resources.exporters().get("dbnode");
@@ -164,6 +165,50 @@ class ResourceWatchTest {
                     ResourceWatch.describe(resources));
         } finally {
             node.stop(0);
+        }
+    }
+
+    @Test
+    void aSlowExporterNeverHoldsUpTheWindowsEndsWhichTheRunnersSamplingCalls() throws Exception {
+        HttpServer slow = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        AtomicLong reads = new AtomicLong();
+        slow.createContext("/metrics", exchange -> {
+            try {
+                Thread.sleep(1500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] body = ("# TYPE pg_stat_database_xact_commit counter\npg_stat_database_xact_commit "
+                            + reads.addAndGet(5) + "\n")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        slow.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(2));
+        slow.start();
+        try {
+            ResourceWatch watch = new ResourceWatch(
+                    Map.of("runner", () -> List.of(ProcessHandle.current())),
+                    Map.of(),
+                    null,
+                    Map::of,
+                    new ExporterCounters(List.of(new ScrapeTargets.Exporter(
+                            "db",
+                            URI.create("http://127.0.0.1:" + slow.getAddress().getPort() + "/metrics")))));
+            long before = System.nanoTime();
+            watch.windowStarts();
+            watch.windowEnds();
+            long heldMillis = (System.nanoTime() - before) / 1_000_000;
+            assertTrue(
+                    heldMillis < 1000,
+                    "an exporter answering after 1.5 s held the window's ends " + heldMillis + " ms");
+            assertEquals(
+                    Map.of("pg_stat_database_xact_commit", 5.0),
+                    watch.resources(10, 100).exporters().get("db").counterGrowth(),
+                    "what it answered still counts");
+        } finally {
+            slow.stop(0);
         }
     }
 
