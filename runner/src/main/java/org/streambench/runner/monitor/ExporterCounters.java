@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,8 +36,6 @@ public final class ExporterCounters {
     /** Reads no exporter. */
     public static final ExporterCounters NONE = new ExporterCounters(List.of());
 
-    private final HttpClient client =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final List<ScrapeTargets.Exporter> exporters;
 
     public ExporterCounters(List<ScrapeTargets.Exporter> exporters) {
@@ -48,51 +47,55 @@ public final class ExporterCounters {
     }
 
     /** Each exporter's counters at one moment, by exporter name; each one that did not answer, with the reason. */
-    public record Reading(Map<String, Map<String, Double>> counters, Map<String, String> failures) {
-        static final Reading NONE = new Reading(Map.of(), Map.of());
+    public record Reading(Map<String, Map<String, Double>> counters, Map<String, String> failures) {}
+
+    /** One client for the JVM, made when an exporter is first read (most runs read none). */
+    private static final class Http {
+        static final HttpClient CLIENT =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     }
 
     /**
-     * Reads every exporter now, on a thread of its own, so that a slow or unreachable exporter
-     * never holds up the caller (the runner's per-second sampling); done at once when there is none.
+     * Reads every exporter now, all at once with the HTTP client's own asynchronous requests, so
+     * that a slow or unreachable exporter never holds up the caller (the runner's per-second
+     * sampling); done at once when there is none.
      */
     public CompletableFuture<Reading> readSoon() {
-        if (exporters.isEmpty()) {
-            return CompletableFuture.completedFuture(Reading.NONE);
-        }
-        return CompletableFuture.supplyAsync(() -> {
-            Map<String, String> failures = new LinkedHashMap<>();
-            Map<String, Map<String, Double>> counters = read(failures);
-            return new Reading(counters, failures);
-        });
-    }
-
-    /**
-     * Each exporter's counters now, by exporter name; one that does not answer is left out, with the
-     * reason in {@code failures}.
-     */
-    Map<String, Map<String, Double>> read(Map<String, String> failures) {
-        Map<String, Map<String, Double>> counters = new LinkedHashMap<>();
+        Map<ScrapeTargets.Exporter, CompletableFuture<Map<String, Double>>> answers = new LinkedHashMap<>();
         for (ScrapeTargets.Exporter exporter : exporters) {
-            try {
-                HttpResponse<String> response = client.send(
-                        HttpRequest.newBuilder(exporter.url())
-                                .timeout(Duration.ofSeconds(5))
-                                .GET()
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() != 200) {
-                    throw new IOException("it answered HTTP " + response.statusCode());
-                }
-                counters.put(exporter.name(), parse(response.body()));
-            } catch (IOException | RuntimeException e) {
-                failures.put(exporter.name(), exporter.url() + " did not answer: " + e.getMessage());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                failures.put(exporter.name(), "interrupted while reading " + exporter.url());
-            }
+            HttpRequest request = HttpRequest.newBuilder(exporter.url())
+                    .timeout(Duration.ofSeconds(5))
+                    .GET()
+                    .build();
+            answers.put(
+                    exporter,
+                    Http.CLIENT
+                            .sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                            .thenApply(response -> {
+                                if (response.statusCode() != 200) {
+                                    throw new CompletionException(
+                                            new IOException("it answered HTTP " + response.statusCode()));
+                                }
+                                return parse(response.body());
+                            }));
         }
-        return counters;
+        return CompletableFuture.allOf(answers.values().toArray(CompletableFuture<?>[]::new))
+                .handle((allDone, someFailed) -> {
+                    Map<String, Map<String, Double>> counters = new LinkedHashMap<>();
+                    Map<String, String> failures = new LinkedHashMap<>();
+                    answers.forEach((exporter, answer) -> {
+                        try {
+                            counters.put(exporter.name(), answer.join());
+                        } catch (CompletionException e) {
+                            Throwable cause = e.getCause() == null ? e : e.getCause();
+                            failures.put(
+                                    exporter.name(),
+                                    exporter.url() + " did not answer: "
+                                            + (cause.getMessage() == null ? cause.toString() : cause.getMessage()));
+                        }
+                    });
+                    return new Reading(counters, failures);
+                });
     }
 
     /**
