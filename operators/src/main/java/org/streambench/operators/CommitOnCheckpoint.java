@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,30 +85,22 @@ final class CommitOnCheckpoint implements Database {
     }
 
     /**
-     * Checkpoint {@code checkpointId} completed: every sealed epoch up to it goes to the database in
-     * one transaction with that id. Returns the records it counted as processed (0 if the database had
-     * committed them already).
+     * Checkpoint {@code checkpointId} completed: every sealed epoch up to it goes to the database,
+     * each in a transaction of its own with its checkpoint's id, oldest first. A restored checkpoint
+     * can hold an epoch whose commit got in before the failure (the checkpoint was taken before the
+     * earlier one's notification): the database skips that one alone. Returns the records it
+     * counted as processed.
      */
     int commitUpTo(long checkpointId) {
-        NavigableMap<Long, Epoch> complete = sealed.headMap(checkpointId, true);
-        if (complete.isEmpty()) {
-            return 0;
-        }
-        Map<String, Write> writes = new LinkedHashMap<>();
-        for (Epoch epoch : complete.values()) {
-            epoch.writes.forEach((id, write) -> {
-                Write earlier = writes.get(id);
-                writes.put(
-                        id,
-                        new Write(
-                                write.record(), write.blob(), write.insert() || (earlier != null && earlier.insert())));
-            });
-        }
         int counted = 0;
-        long start = System.nanoTime();
-        boolean committed = database.commitEpoch(sink, checkpointId, List.copyOf(writes.values()));
-        metrics.recordWriteCall(System.nanoTime() - start);
-        for (Epoch epoch : complete.values()) {
+        for (Iterator<Map.Entry<Long, Epoch>> complete =
+                        sealed.headMap(checkpointId, true).entrySet().iterator();
+                complete.hasNext(); ) {
+            Map.Entry<Long, Epoch> entry = complete.next();
+            Epoch epoch = entry.getValue();
+            long start = System.nanoTime();
+            boolean committed = database.commitEpoch(sink, entry.getKey(), List.copyOf(epoch.writes.values()));
+            metrics.recordWriteCall(System.nanoTime() - start);
             if (committed) {
                 for (int i = 0; i < epoch.operations.size(); i++) {
                     metrics.processed(epoch.operations.get(i), epoch.intendedEpochNanos.get(i));
@@ -115,8 +108,8 @@ final class CommitOnCheckpoint implements Database {
                 counted += epoch.operations.size();
             }
             metrics.awaitingCommit(-epoch.operations.size());
+            complete.remove();
         }
-        complete.clear();
         return counted;
     }
 

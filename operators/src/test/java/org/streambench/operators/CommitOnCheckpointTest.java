@@ -76,7 +76,7 @@ class CommitOnCheckpointTest {
     }
 
     @Test
-    void anInsertUpdatedInALaterCheckpointIsCommittedTogetherAsOneInsert() {
+    void aMissedNotificationIsCoveredByTheNextOneEachCheckpointCommittedUnderItsOwnId() {
         CommitOnCheckpoint buffer = buffer();
         buffer.insert(A1, BLOBS.forKey(A1.id()));
         buffer.processed(Operation.INSERT, 1);
@@ -84,9 +84,37 @@ class CommitOnCheckpointTest {
         buffer.update(A2, BLOBS.forKey(A2.id()));
         buffer.processed(Operation.UPDATE, 2);
         buffer.seal(2);
-        assertEquals(2, buffer.commitUpTo(5), "a missed notification is covered by the next one");
+        assertEquals(2, buffer.commitUpTo(5));
         assertEquals(A2, database.rows().get(A1.id()).record());
-        assertEquals(List.of(5L), database.commits());
+        assertEquals(List.of(1L, 2L), database.commits());
+    }
+
+    /**
+     * A checkpoint taken before the previous one's notification holds both; the earlier is
+     * committed on its notification, then the worker fails after the later one completed. The
+     * restore commits the later one only: nothing is applied or counted twice.
+     */
+    @Test
+    void aRestoredCheckpointThatAlsoHeldAnEarlierCommittedOneCommitsOnlyWhatIsNew() {
+        prefillA();
+        CommitOnCheckpoint failed = buffer();
+        failed.update(A1, BLOBS.forKey(A1.id()));
+        failed.processed(Operation.UPDATE, 1);
+        failed.seal(6);
+        failed.insert(B1, BLOBS.forKey(B1.id()));
+        failed.processed(Operation.INSERT, 2);
+        failed.seal(7);
+        byte[] checkpoint7 = failed.state();
+        assertEquals(1, failed.commitUpTo(6), "checkpoint 6's notification, after checkpoint 7 was taken");
+        failed.close();
+
+        CommitOnCheckpoint restored = buffer();
+        assertEquals(1, restored.restore(7, checkpoint7), "checkpoint 6's record is not counted again");
+        assertEquals(List.of(6L, 7L), database.commits());
+        assertEquals(1, metrics.processedCount(Operation.UPDATE));
+        assertEquals(1, metrics.processedCount(Operation.INSERT));
+        assertEquals(B1, database.rows().get(B1.id()).record());
+        assertEquals(0, metrics.awaitingCommitCount());
     }
 
     /**
