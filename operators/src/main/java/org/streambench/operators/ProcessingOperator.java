@@ -183,7 +183,9 @@ public final class ProcessingOperator implements AutoCloseable {
      * an engine restarting the operator forever. Under a guarantee, once the job has started, a
      * failure means the database went away (a crash, a restart): the operator that the engine
      * restarts waits for it to answer again, up to {@link #DATABASE_RETURN_MILLIS}, as a connection
-     * pool waits for a connection up to its timeout.
+     * pool waits for a connection up to its timeout. Also when the runner asked the job to stop
+     * meanwhile: the stop drains what the generators emitted, which needs the database (a server
+     * killed near the window's end came back after it: 2.6 s of crash recovery on a slow day).
      */
     private static <T> T whenTheDatabaseAnswers(JobRuntime runtime, Supplier<T> open, String failure) {
         boolean waits = runtime.spec().guarantee().recovers() && runtime.started();
@@ -192,7 +194,7 @@ public final class ProcessingOperator implements AutoCloseable {
             try {
                 return open.get();
             } catch (RuntimeException e) {
-                if (!waits || System.nanoTime() > deadline || runtime.stopRequested()) {
+                if (!waits || System.nanoTime() > deadline) {
                     runtime.fail(failure + ": " + e.getMessage());
                     throw e;
                 }
