@@ -2,6 +2,8 @@ package org.streambench.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.streambench.runner.PrometheusApi.await;
+import static org.streambench.runner.PrometheusApi.panelQueries;
 
 import java.io.File;
 import java.io.IOException;
@@ -18,6 +20,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -33,6 +36,7 @@ import org.streambench.servers.TestServers;
 @Tag("integration")
 class ExternalServerExportersTest {
 
+    static final String DASHBOARD = "streambench-database-machine.json";
     private static final List<Process> EXPORTERS = new ArrayList<>();
 
     @AfterAll
@@ -63,36 +67,27 @@ class ExternalServerExportersTest {
         String nodeExporter = start("prometheus-node-exporter", null, tmp);
         Path out = tmp.resolve("run");
         TestRuns.withWork(tmp.resolve("work"), () -> {
-            CliResult added = CliResult.bench(
-                    "monitor", "scrape", "--add", "db=" + databaseExporter, "--add", "dbnode=" + nodeExporter);
-            assertEquals(0, added.code(), added.toString());
-            CliResult run = CliResult.bench(
-                    "run",
-                    "--engine",
-                    "flink",
-                    "--db",
-                    database,
-                    "--pattern",
-                    "update",
-                    "--blob",
-                    "100",
-                    "--keys",
-                    "500",
-                    "--duration",
-                    "2s",
-                    "--warmup",
-                    "1s",
-                    "--out",
-                    out.toString(),
-                    "--db-url",
-                    settings.get("url"),
-                    "--db-user",
-                    settings.get("user"),
-                    "--db-password",
-                    settings.get("password"));
-            assertEquals(0, run.code(), run.toString());
-            assertTrue(run.out().contains("0 mismatches"), run.out());
-            assertTrue(run.out().contains("exporter dbnode: the machine busy"), run.out());
+            int prometheusPort = TestServers.freePort();
+            CliResult monitor = CliResult.bench("monitor", "start", "--port", Integer.toString(prometheusPort));
+            assertEquals(0, monitor.code(), monitor.toString());
+            try {
+                runScraped(database, settings, databaseExporter, nodeExporter, out);
+                // the dashboard's panels of this database's exporter and of the node exporter, at "All"
+                PrometheusApi prometheus = new PrometheusApi("http://127.0.0.1:" + prometheusPort);
+                String prefix = seriesStart.substring(0, seriesStart.indexOf('_') + 1);
+                for (String panelQuery : panelQueries(DASHBOARD, Map.of("exporter", ".*"))) {
+                    if (panelQuery.contains("node_") || panelQuery.contains(prefix)) {
+                        await(
+                                "panel query " + panelQuery,
+                                () -> prometheus.query(panelQuery),
+                                result -> result.size() > 0,
+                                Duration.ofSeconds(30));
+                    }
+                }
+            } finally {
+                CliResult stopped = CliResult.bench("monitor", "stop");
+                assertEquals(0, stopped.code(), stopped.toString());
+            }
         });
 
         Map<String, Object> resources = map(ResultFiles.read(out), "resources");
@@ -121,6 +116,54 @@ class ExternalServerExportersTest {
         assertTrue(
                 String.valueOf(map(resources, "notSeen").get("database")).contains("resources.exporters: db ("),
                 "the run says where to look: " + resources);
+    }
+
+    /** Names the two exporters with {@code bench monitor scrape} and runs Flink's update against the server. */
+    private static void runScraped(
+            String database, Map<String, String> settings, String databaseExporter, String nodeExporter, Path out) {
+        CliResult added = CliResult.bench(
+                "monitor", "scrape", "--add", "db=" + databaseExporter, "--add", "dbnode=" + nodeExporter);
+        assertEquals(0, added.code(), added.toString());
+        CliResult run = CliResult.bench(
+                "run",
+                "--engine",
+                "flink",
+                "--db",
+                database,
+                "--pattern",
+                "update",
+                "--blob",
+                "100",
+                "--keys",
+                "500",
+                "--duration",
+                "2s",
+                "--warmup",
+                "1s",
+                "--out",
+                out.toString(),
+                "--db-url",
+                settings.get("url"),
+                "--db-user",
+                settings.get("user"),
+                "--db-password",
+                settings.get("password"));
+        assertEquals(0, run.code(), run.toString());
+        assertTrue(run.out().contains("0 mismatches"), run.out());
+        assertTrue(run.out().contains("exporter dbnode: the machine busy"), run.out());
+    }
+
+    /** Each panel of the dashboard shows one exporter's series, so the cases above check every panel. */
+    @Test
+    void everyPanelOfTheDatabaseMachineDashboardIsCheckedByACase() throws IOException {
+        for (String panelQuery : panelQueries(DASHBOARD, Map.of("exporter", ".*"))) {
+            assertTrue(
+                    Stream.of("node_", "pg_", "mysql_")
+                                    .filter(panelQuery::contains)
+                                    .count()
+                            == 1,
+                    "one exporter's series in " + panelQuery);
+        }
     }
 
     /** Starts {@code program} on a free port, watched by a shell that ends it when this JVM ends; its metrics URL. */

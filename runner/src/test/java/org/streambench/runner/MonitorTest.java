@@ -3,6 +3,8 @@ package org.streambench.runner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.streambench.runner.PrometheusApi.await;
+import static org.streambench.runner.PrometheusApi.panelQueries;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,23 +14,17 @@ import java.io.PrintWriter;
 import java.io.Writer;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
@@ -50,7 +46,6 @@ import org.streambench.servers.TestServers;
 class MonitorTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String LIVE_RUN = "streambench-live-run.json";
     private static final String MATRIX = "streambench-matrix.json";
     private static final Map<String, String> THIS_RUN =
@@ -66,6 +61,7 @@ class MonitorTest {
 
     private static int port;
     private static String url;
+    private static PrometheusApi prometheus;
 
     @BeforeAll
     static void startPrometheus() {
@@ -74,6 +70,7 @@ class MonitorTest {
         CliResult started = inWork(work, () -> CliResult.bench("monitor", "start", "--port", Integer.toString(port)));
         assertEquals(0, started.code(), started.toString());
         url = "http://127.0.0.1:" + port;
+        prometheus = new PrometheusApi(url);
         assertTrue(started.out().contains(url), started.toString());
     }
 
@@ -261,10 +258,12 @@ class MonitorTest {
         }
     }
 
+    /** Every dashboard's panels are queried: the live run's and the matrix's here, the database machine's by ExternalServerExportersTest. */
     @Test
-    void everyDashboardIsCheckedHere() throws IOException {
+    void everyDashboardsPanelsAreQueriedByATest() throws IOException {
         assertEquals(
                 List.of(
+                        Home.root().resolve("grafana/dashboards").resolve(ExternalServerExportersTest.DASHBOARD),
                         Home.root().resolve("grafana/dashboards").resolve(LIVE_RUN),
                         Home.root().resolve("grafana/dashboards").resolve(MATRIX)),
                 DashboardsTest.dashboards());
@@ -333,57 +332,12 @@ class MonitorTest {
         assertTrue(colours.size() > 50, "the screenshot shows a rendered page: " + colours.size() + " colours");
     }
 
-    /**
-     * Every query of every panel of {@code dashboard}, each template variable set to {@code value}
-     * (a run's value, or ".*" as Grafana's "All" sends it) and Grafana's {@code $__rate_interval}
-     * to what it is for a 1 s scrape interval.
-     */
-    private static List<String> panelQueries(String dashboard, Map<String, String> values) throws IOException {
-        List<String> queries = new ArrayList<>();
-        Path file = Home.root().resolve("grafana").resolve("dashboards").resolve(dashboard);
-        for (JsonNode panel : JSON.readTree(file.toFile()).get("panels")) {
-            for (JsonNode target : panel.get("targets")) {
-                String query = target.get("expr").asText().replace("$__rate_interval", "4s");
-                for (Map.Entry<String, String> value : values.entrySet()) {
-                    query = query.replace("$" + value.getKey(), value.getValue());
-                }
-                assertFalse(query.contains("$"), "a variable this test does not set: " + query);
-                queries.add(query);
-            }
-        }
-        return queries;
-    }
-
     private static JsonNode query(String promql) throws IOException, InterruptedException {
-        return get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
-                .get("data")
-                .get("result");
+        return prometheus.query(promql);
     }
 
     private static JsonNode get(String path) throws IOException, InterruptedException {
-        HttpResponse<String> response = HTTP.send(
-                HttpRequest.newBuilder(URI.create(url + path))
-                        .timeout(Duration.ofSeconds(5))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), response.body());
-        return JSON.readTree(response.body());
-    }
-
-    interface Query {
-        JsonNode run() throws Exception;
-    }
-
-    private static JsonNode await(String what, Query query, Predicate<JsonNode> done, Duration timeout)
-            throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        JsonNode last = query.run();
-        while (!done.test(last)) {
-            assertTrue(System.nanoTime() < deadline, what + ": not within " + timeout + ": " + last);
-            Thread.sleep(250);
-            last = query.run();
-        }
-        return last;
+        return prometheus.get(path);
     }
 
     private static synchronized CliResult inWork(Path dir, Supplier<CliResult> call) {
