@@ -4,6 +4,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.function.Function;
 import org.streambench.model.AccessModeName;
 
 /**
@@ -42,6 +44,17 @@ public record Cell(
 
     public boolean ok() {
         return okRuns > 0 && okRuns == runs.size();
+    }
+
+    /** The mean of {@code value} over the cell's ok runs that have one; null when none has. */
+    Double meanOverOkRuns(Function<RunRecord, Double> value) {
+        OptionalDouble mean = runs.stream()
+                .filter(RunRecord::ok)
+                .map(value)
+                .filter(Objects::nonNull)
+                .mapToDouble(Double::doubleValue)
+                .average();
+        return mean.isPresent() ? mean.getAsDouble() : null;
     }
 
     /** The mean over the cell's ok runs of their records' end-to-end p99 (µs), when they have one. */

@@ -24,8 +24,32 @@ import org.streambench.model.RunDocument;
  */
 public final class Comparison {
 
-    /** One cell that both reports measured (ok): its values here and there. */
-    public record Pair(Cell.Key key, double throughput, double otherThroughput, Double latency, Double otherLatency) {
+    /**
+     * What a record cost, set side by side where both reports recorded it: CPU-seconds per million
+     * records of each role (result.json's resources) and of the machines seen through exporters.
+     */
+    record Cost(String label, String csvName, Function<RunRecord, Double> perRecord) {}
+
+    static final List<Cost> COSTS = List.of(
+            new Cost("database", "databaseCpuRatio", r -> r.cpuSecondsPerMillionRecords("database")),
+            new Cost("engine", "engineCpuRatio", r -> r.cpuSecondsPerMillionRecords("engine")),
+            new Cost("runner", "runnerCpuRatio", r -> r.cpuSecondsPerMillionRecords("runner")),
+            new Cost(
+                    "exporters' machines",
+                    "exportersMachinesCpuRatio",
+                    RunRecord::exportersBusyCpuSecondsPerMillionRecords));
+
+    /**
+     * One cell that both reports measured (ok): its values here and there, and per {@link Cost}
+     * label the ratio (this / other) of the CPU-seconds per record where both recorded them.
+     */
+    public record Pair(
+            Cell.Key key,
+            double throughput,
+            double otherThroughput,
+            Double latency,
+            Double otherLatency,
+            Map<String, Double> cpuRatios) {
 
         public double throughputRatio() {
             return throughput / otherThroughput;
@@ -59,7 +83,13 @@ public final class Comparison {
         ours.cells().forEach((key, cell) -> {
             Cell there = other.get(key);
             if (cell.ok() && there != null && there.ok() && cell.throughput() != null && there.throughput() != null) {
-                pairs.add(new Pair(key, cell.throughput(), there.throughput(), cell.latency(), there.latency()));
+                pairs.add(new Pair(
+                        key,
+                        cell.throughput(),
+                        there.throughput(),
+                        cell.latency(),
+                        there.latency(),
+                        cpuRatios(cell, there)));
             }
         });
         Scores a = ours.scores();
@@ -71,6 +101,37 @@ public final class Comparison {
         table2Correlation = pointsCorrelation(a.table2(), b.table2());
         databaseOrderByThroughput = medianOrderCorrelation(a.table3(), b.table3());
         databaseOrderByLatency = medianOrderCorrelation(a.table4(), b.table4());
+    }
+
+    private static Map<String, Double> cpuRatios(Cell cell, Cell there) {
+        Map<String, Double> ratios = new LinkedHashMap<>();
+        for (Cost cost : COSTS) {
+            Double here = cell.meanOverOkRuns(cost.perRecord());
+            Double other = there.meanOverOkRuns(cost.perRecord());
+            if (here != null && other != null && other > 0) {
+                ratios.put(cost.label(), here / other);
+            }
+        }
+        return ratios;
+    }
+
+    /**
+     * Per {@link Cost} that both reports recorded in at least one cell, the median ratio (this /
+     * other) of the CPU-seconds per record: near 1 where the throughput ratio is far from it, the
+     * systems did the same work per record and the machines' speed made the difference.
+     */
+    public Map<String, Double> medianCpuRatios() {
+        Map<String, Double> medians = new LinkedHashMap<>();
+        for (Cost cost : COSTS) {
+            List<Double> ratios = pairs.stream()
+                    .map(p -> p.cpuRatios().get(cost.label()))
+                    .filter(Objects::nonNull)
+                    .toList();
+            if (!ratios.isEmpty()) {
+                medians.put(cost.label(), medianMinMax(ratios)[0]);
+            }
+        }
+        return medians;
     }
 
     /** The calibration of the report's runs: the most recent one they carry (a matrix runs on one machine). */
@@ -284,31 +345,39 @@ public final class Comparison {
                         number(table2Correlation),
                         number(databaseOrderByThroughput),
                         number(databaseOrderByLatency))
-                + (machines() == null ? "" : "; machines (this / other): " + machines());
+                + (machines() == null ? "" : "; machines (this / other): " + machines())
+                + (medianCpuRatios().isEmpty() ? "" : "; CPU-s per record ratio median " + byGroup(medianCpuRatios()));
     }
 
     /** comparison.csv: one row per cell both measured. */
     void writeCsv(Path file) throws IOException {
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
             csv.println("engine,database,pattern,blobBytes,throughput,otherThroughput,throughputRatio,"
-                    + "readLatencyMeanMicros,otherReadLatencyMeanMicros,readLatencyRatio");
+                    + "readLatencyMeanMicros,otherReadLatencyMeanMicros,readLatencyRatio,"
+                    + String.join(",", COSTS.stream().map(Cost::csvName).toList()));
             pairs.stream()
                     .sorted(Comparator.comparing((Pair p) -> p.key().database())
                             .thenComparing(p -> p.key().engine())
                             .thenComparing(p -> p.key().pattern())
                             .thenComparingInt(p -> p.key().blobBytes()))
-                    .forEach(p -> csv.println(String.join(
-                            ",",
-                            p.key().engine(),
-                            p.key().database(),
-                            p.key().pattern(),
-                            Integer.toString(p.key().blobBytes()),
-                            format(p.throughput()),
-                            format(p.otherThroughput()),
-                            format(p.throughputRatio()),
-                            p.latency() == null ? "" : format(p.latency()),
-                            p.otherLatency() == null ? "" : format(p.otherLatency()),
-                            p.latencyRatio() == null ? "" : format(p.latencyRatio()))));
+                    .forEach(p -> {
+                        List<String> row = new ArrayList<>(List.of(
+                                p.key().engine(),
+                                p.key().database(),
+                                p.key().pattern(),
+                                Integer.toString(p.key().blobBytes()),
+                                format(p.throughput()),
+                                format(p.otherThroughput()),
+                                format(p.throughputRatio()),
+                                p.latency() == null ? "" : format(p.latency()),
+                                p.otherLatency() == null ? "" : format(p.otherLatency()),
+                                p.latencyRatio() == null ? "" : format(p.latencyRatio())));
+                        for (Cost cost : COSTS) {
+                            Double ratio = p.cpuRatios().get(cost.label());
+                            row.add(ratio == null ? "" : format(ratio));
+                        }
+                        csv.println(String.join(",", row));
+                    });
         }
     }
 
@@ -328,6 +397,12 @@ public final class Comparison {
         Html.row(h, "by engine", byGroup(medianThroughputRatioBy(Cell.Key::engine)));
         Html.row(h, "by database", byGroup(medianThroughputRatioBy(Cell.Key::database)));
         Html.row(h, "read latency ratio", String.format(Locale.ROOT, "median %.2f", medianLatencyRatio()));
+        Html.row(
+                h,
+                "CPU-seconds per record ratio (median)",
+                medianCpuRatios().isEmpty()
+                        ? "not recorded on both sides (result.json's resources)"
+                        : byGroup(medianCpuRatios()));
         Html.row(
                 h,
                 "same fastest engine",

@@ -4,8 +4,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
-import java.util.OptionalDouble;
 import java.util.function.Function;
 import org.streambench.model.RunDocument;
 
@@ -98,12 +96,7 @@ final class Efficiency {
     }
 
     private static String mean(Cell cell, Function<RunRecord, Double> value, String format) {
-        OptionalDouble mean = cell.runs().stream()
-                .filter(RunRecord::ok)
-                .map(value)
-                .filter(Objects::nonNull)
-                .mapToDouble(Double::doubleValue)
-                .average();
-        return "<td>" + (mean.isPresent() ? String.format(Locale.ROOT, format, mean.getAsDouble()) : "") + "</td>";
+        Double mean = cell.meanOverOkRuns(value);
+        return "<td>" + (mean != null ? String.format(Locale.ROOT, format, mean) : "") + "</td>";
     }
 }

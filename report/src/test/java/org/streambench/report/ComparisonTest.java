@@ -1,8 +1,10 @@
 package org.streambench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.streambench.report.Fixtures.run;
+import static org.streambench.report.Fixtures.withResources;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -80,7 +82,65 @@ class ComparisonTest {
         List<String> csv = Files.readAllLines(out.resolve("comparison.csv"));
         assertEquals(7, csv.size(), "a header and a row per cell");
         assertTrue(
-                csv.contains("flink,mariadb,update,1,600.0000,400.0000,1.5000,200.0000,100.0000,2.0000"),
+                csv.contains("flink,mariadb,update,1,600.0000,400.0000,1.5000,200.0000,100.0000,2.0000,,,,"),
                 csv.toString());
+    }
+
+    @Test
+    void whatARecordCostIsComparedWhereBothSidesRecordedIt(@TempDir Path first, @TempDir Path second) throws Exception {
+        // flink: database CPU-s per 1M 100 here, 200 there (engine 250 and runner 10 on both sides),
+        // exporters' machines 600 here, 300 there; spark: database 300 here, 200 there, no exporters;
+        // mariadb: no resources here
+        run(first, "flink", "postgresql", "update", 1, 1, "ok", 1000, 100.0);
+        run(second, "flink", "postgresql", "update", 1, 1, "ok", 500, 100.0);
+        run(first, "spark", "postgresql", "update", 1, 1, "ok", 1000, 100.0);
+        run(second, "spark", "postgresql", "update", 1, 1, "ok", 500, 100.0);
+        run(first, "flink", "mariadb", "update", 1, 1, "ok", 1000, 100.0);
+        run(second, "flink", "mariadb", "update", 1, 1, "ok", 500, 100.0);
+        withResources(first.resolve("flink/postgresql/update/1/rep-1"), 100.0, 1000L, 600.0, 10.0);
+        withResources(second.resolve("flink/postgresql/update/1/rep-1"), 200.0, 1000L, 300.0, 10.0);
+        withResources(first.resolve("spark/postgresql/update/1/rep-1"), 300.0, 1000L);
+        withResources(second.resolve("spark/postgresql/update/1/rep-1"), 200.0, 1000L);
+        withResources(second.resolve("flink/mariadb/update/1/rep-1"), 200.0, 1000L);
+
+        Comparison comparison = Comparison.of(Report.of(first), Report.of(second));
+        // database ratios 0.5 (flink) and 1.5 (spark): median 1.0; the exporters' only in flink's cell: 2.0
+        assertEquals(
+                Map.of("database", 1.0, "engine", 1.0, "runner", 1.0, "exporters' machines", 2.0),
+                comparison.medianCpuRatios());
+        assertTrue(
+                comparison
+                        .summary()
+                        .endsWith("; CPU-s per record ratio median database 1.00, engine 1.00, runner"
+                                + " 1.00, exporters' machines 2.00"),
+                comparison.summary());
+
+        Path out = first.resolve("report");
+        String html = Files.readString(
+                Report.of(first).write(out, Report.of(second), "the second run"), StandardCharsets.UTF_8);
+        assertTrue(
+                html.contains("database 1.00, engine 1.00, runner 1.00, exporters' machines 2.00"),
+                "the comparison's section says it");
+        List<String> csv = Files.readAllLines(out.resolve("comparison.csv"));
+        assertTrue(
+                csv.get(0).endsWith(",databaseCpuRatio,engineCpuRatio,runnerCpuRatio,exportersMachinesCpuRatio"),
+                csv.get(0));
+        assertTrue(
+                csv.contains("flink,postgresql,update,1,1000.0000,500.0000,2.0000,100.0000,100.0000,1.0000,"
+                        + "0.5000,1.0000,1.0000,2.0000"),
+                csv.toString());
+        assertTrue(
+                csv.contains("flink,mariadb,update,1,1000.0000,500.0000,2.0000,100.0000,100.0000,1.0000,,,,"),
+                "no resources on this side: " + csv);
+    }
+
+    @Test
+    void withoutResourcesOnBothSidesTheCostsAreNotCompared(@TempDir Path first, @TempDir Path second) throws Exception {
+        run(first, "flink", "postgresql", "update", 1, 1, "ok", 1000, 100.0);
+        run(second, "flink", "postgresql", "update", 1, 1, "ok", 500, 100.0);
+        withResources(first.resolve("flink/postgresql/update/1/rep-1"), 100.0, 1000L);
+        Comparison comparison = Comparison.of(Report.of(first), Report.of(second));
+        assertEquals(Map.of(), comparison.medianCpuRatios());
+        assertFalse(comparison.summary().contains("CPU-s"), comparison.summary());
     }
 }

@@ -161,4 +161,48 @@ final class Fixtures {
         }
         Files.writeString(file, json.replace("\"environment\": {", calibration));
     }
+
+    /** Adds a resources part of 1,000 records: the database's CPU-s per 1M as given, the engine's 250, the runner's 10. */
+    static void withResources(Path folder, double databaseCpuPerMillion, long deviceWriteBytes) throws Exception {
+        withResources(folder, databaseCpuPerMillion, deviceWriteBytes, null, null);
+    }
+
+    /** As above, with a node exporter's figures per record when they are given. */
+    static void withResources(
+            Path folder,
+            double databaseCpuPerMillion,
+            long deviceWriteBytes,
+            Double exporterCpuPerMillion,
+            Double exporterBytesPerRecord)
+            throws Exception {
+        String exporters = exporterCpuPerMillion == null
+                ? ""
+                : String.format(
+                        java.util.Locale.ROOT,
+                        " \"exporters\": {\"dbnode\": {\"url\": \"http://db:9100/metrics\", \"busyCpuSeconds\": %s,"
+                                + " \"busyCpuSecondsPerMillionRecords\": %s, \"diskWriteBytes\": %d,"
+                                + " \"diskWriteBytesPerRecord\": %s, \"counterGrowth\": {}}},",
+                        exporterCpuPerMillion / 1000,
+                        exporterCpuPerMillion,
+                        Math.round(exporterBytesPerRecord * 1000),
+                        exporterBytesPerRecord);
+        Path file = folder.resolve("result.json");
+        String json = Files.readString(file).strip();
+        String resources = String.format(
+                java.util.Locale.ROOT,
+                "\"resources\": {\"windowSeconds\": 1.0, \"records\": 1000, \"roles\": {"
+                        + "\"database\": {\"processes\": 5, \"cpuSeconds\": %s, \"cpuSecondsPerMillionRecords\": %s,"
+                        + " \"peakRssBytes\": 1},"
+                        + " \"engine\": {\"processes\": 1, \"cpuSeconds\": 0.25, \"cpuSecondsPerMillionRecords\": 250.0,"
+                        + " \"peakRssBytes\": 1},"
+                        + " \"runner\": {\"processes\": 1, \"cpuSeconds\": 0.01, \"cpuSecondsPerMillionRecords\": 10.0,"
+                        + " \"peakRssBytes\": 1}},"
+                        + " \"device\": \"vda\", \"deviceReadBytes\": 0, \"deviceWriteBytes\": %d,"
+                        + " \"writeAmplification\": %s," + exporters + " \"notSeen\": {}}, ",
+                databaseCpuPerMillion / 1000,
+                databaseCpuPerMillion,
+                deviceWriteBytes,
+                deviceWriteBytes / 1000.0 / 49);
+        Files.writeString(file, "{" + resources + json.substring(1));
+    }
 }
