@@ -187,8 +187,11 @@ public final class GeneratorInstance {
 
     /** The next record, paced by the configured rate (blocks until it is due); {@code null} once the job is stopping or a bounded run is complete. */
     public TimedRecord next() {
-        if (runtime.stopRequested() || sequence >= limit) {
+        if (sequence >= limit) {
             return ended();
+        }
+        if (runtime.stopRequested()) {
+            return sequence < runtime.highestEmitted(instance) ? replayedAfterTheStop() : ended();
         }
         if (limiter == null) {
             try {
@@ -223,7 +226,20 @@ public final class GeneratorInstance {
             // UNTHROTTLED_TIMED_EVERY-th record is timed end to end
             intended = (sequence % UNTHROTTLED_TIMED_EVERY) == 0 ? EpochClock.nowNanos() : TimedRecord.UNTIMED;
         }
-        TimedRecord record = generator.timed(sequence++, intended);
+        return counted(generator.timed(sequence++, intended));
+    }
+
+    /**
+     * A record of a replay after a restart from a checkpoint that the stop caught before it came
+     * back to where the instance had come before the failure (in this JVM or, as the collector
+     * says, another one's): those records count as emitted, so the job must process them again.
+     * At once, without an intended time: the measured window has closed.
+     */
+    private TimedRecord replayedAfterTheStop() {
+        return counted(generator.timed(sequence++, TimedRecord.UNTIMED));
+    }
+
+    private TimedRecord counted(TimedRecord record) {
         if (sequence > emittedMark) { // below it: a replay after a restart from a checkpoint
             emittedMark = sequence;
             emitted.lazySet(sequence); // read only by scrapes and the in-flight check, which need no fence per record

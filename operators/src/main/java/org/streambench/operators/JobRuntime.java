@@ -348,6 +348,15 @@ public final class JobRuntime implements AutoCloseable {
         return emittedByInstance.computeIfAbsent(instance, i -> new AtomicLong());
     }
 
+    /**
+     * How far generator instance {@code instance} has come in any attempt: in this JVM, or in
+     * another worker's as the collector last said (a restarted instance may run in another JVM).
+     */
+    long highestEmitted(int instance) {
+        return Math.max(
+                emittedCounter(instance).get(), view().othersEmittedByInstance().getOrDefault(instance, 0L));
+    }
+
     /** Generator instance {@code instance} of this worker will not emit again; the collector learns it at once. */
     void generatorEnded(int instance) {
         if (endedInstances.add(instance) && push != null) {
