@@ -325,6 +325,7 @@ public final class Comparison {
     /** The figures in one line, for the console. */
     public String summary() {
         double[] ratio = throughputRatios();
+        Map<String, Double> cpu = medianCpuRatios();
         return String.format(
                         Locale.ROOT,
                         "compared over %d cells: throughput ratio median %.2f (%.2f-%.2f), read latency ratio median %.2f;"
@@ -346,7 +347,7 @@ public final class Comparison {
                         number(databaseOrderByThroughput),
                         number(databaseOrderByLatency))
                 + (machines() == null ? "" : "; machines (this / other): " + machines())
-                + (medianCpuRatios().isEmpty() ? "" : "; CPU-s per record ratio median " + byGroup(medianCpuRatios()));
+                + (cpu.isEmpty() ? "" : "; CPU-s per record ratio median " + byGroup(cpu));
     }
 
     /** comparison.csv: one row per cell both measured. */
@@ -384,6 +385,7 @@ public final class Comparison {
     /** The comparison as a section of the report page. */
     void html(StringBuilder h, String otherLabel) {
         double[] ratio = throughputRatios();
+        Map<String, Double> cpu = medianCpuRatios();
         h.append("<h2>Compared with ").append(Html.esc(otherLabel)).append("</h2>\n<table><tbody>");
         Html.row(h, "cells both measured", Integer.toString(pairs.size()));
         Html.row(
@@ -400,9 +402,7 @@ public final class Comparison {
         Html.row(
                 h,
                 "CPU-seconds per record ratio (median)",
-                medianCpuRatios().isEmpty()
-                        ? "not recorded on both sides (result.json's resources)"
-                        : byGroup(medianCpuRatios()));
+                cpu.isEmpty() ? "not recorded on both sides (result.json's resources)" : byGroup(cpu));
         Html.row(
                 h,
                 "same fastest engine",

@@ -93,7 +93,7 @@ class MonitorTest {
 
         JsonNode series = await(
                 "the run's records",
-                () -> query("streambench_records_total{run=\"" + out + "\"}"),
+                () -> prometheus.query("streambench_records_total{run=\"" + out + "\"}"),
                 result -> result.size() > 0,
                 Duration.ofSeconds(60));
         assertEquals("job", series.get(0).get("metric").get("role").asText(), series.toString());
@@ -102,7 +102,7 @@ class MonitorTest {
         assertTrue(throughputPanel.contains("streambench_records_total"), throughputPanel);
         JsonNode rate = await(
                 "the throughput panel",
-                () -> query(throughputPanel),
+                () -> prometheus.query(throughputPanel),
                 result -> result.size() > 0 && result.get(0).get("value").get(1).asDouble() > 1500,
                 Duration.ofSeconds(30));
         assertTrue(rate.get(0).get("value").get(1).asDouble() < 2500, "about the target rate of 2000/s: " + rate);
@@ -113,7 +113,7 @@ class MonitorTest {
             }
             await(
                     "panel query " + panelQuery,
-                    () -> query(panelQuery),
+                    () -> prometheus.query(panelQuery),
                     result -> result.size() > 0,
                     Duration.ofSeconds(30));
         }
@@ -121,7 +121,8 @@ class MonitorTest {
         // the runner's own series: what each part of the pipeline uses, the database server included
         JsonNode cpu = await(
                 "the CPU of every role",
-                () -> query("sum by (role) (rate(streambench_process_cpu_seconds_total{run=\"" + out + "\"}[4s]))"),
+                () -> prometheus.query(
+                        "sum by (role) (rate(streambench_process_cpu_seconds_total{run=\"" + out + "\"}[4s]))"),
                 result -> result.size() == 3,
                 Duration.ofSeconds(30));
         for (JsonNode role : cpu) {
@@ -129,7 +130,7 @@ class MonitorTest {
                     role.get("value").get(1).asDouble() > 0,
                     "every role works while 2000 records/s go into the database: " + cpu);
         }
-        JsonNode written = query("rate(streambench_device_written_bytes_total{run=\"" + out + "\"}[4s])");
+        JsonNode written = prometheus.query("rate(streambench_device_written_bytes_total{run=\"" + out + "\"}[4s])");
         if (DeviceUsage.holding(work).isPresent()) { // not on a tmpfs
             assertTrue(written.get(0).get("value").get(1).asDouble() > 0, "the server's WAL: " + written);
         }
@@ -148,7 +149,7 @@ class MonitorTest {
         }
         JsonNode active = await(
                 "the job dropped from the targets",
-                () -> get("/api/v1/targets?state=active").get("data").get("activeTargets"),
+                () -> prometheus.get("/api/v1/targets?state=active").get("data").get("activeTargets"),
                 targets -> targets.size() == 0,
                 Duration.ofSeconds(30));
         assertEquals(0, active.size());
@@ -164,7 +165,7 @@ class MonitorTest {
                         .split(" "))));
         JsonNode planned = await(
                 "the matrix's plan",
-                () -> query("streambench_matrix_experiments{state=\"planned\"}"),
+                () -> prometheus.query("streambench_matrix_experiments{state=\"planned\"}"),
                 result -> result.size() > 0,
                 Duration.ofSeconds(60));
         assertEquals(3, planned.get(0).get("value").get(1).asInt(), planned.toString());
@@ -172,7 +173,7 @@ class MonitorTest {
         for (String panelQuery : panelQueries(MATRIX, ALL)) {
             await(
                     "matrix panel query " + panelQuery,
-                    () -> query(panelQuery),
+                    () -> prometheus.query(panelQuery),
                     result -> result.size() > 0,
                     Duration.ofSeconds(90));
         }
@@ -180,7 +181,7 @@ class MonitorTest {
         assertEquals(0, finished.code(), finished.toString());
         await(
                 "the matrix dropped from the targets",
-                () -> get("/api/v1/targets?state=active").get("data").get("activeTargets"),
+                () -> prometheus.get("/api/v1/targets?state=active").get("data").get("activeTargets"),
                 targets -> targets.size() == 0,
                 Duration.ofSeconds(30));
     }
@@ -193,7 +194,7 @@ class MonitorTest {
         try {
             JsonNode up = await(
                     "the exporter scraped",
-                    () -> query("up{exporter=\"self\", role=\"exporter\"}"),
+                    () -> prometheus.query("up{exporter=\"self\", role=\"exporter\"}"),
                     result -> result.size() == 1
                             && result.get(0).get("value").get(1).asText().equals("1"),
                     Duration.ofSeconds(30));
@@ -209,7 +210,7 @@ class MonitorTest {
         }
         await(
                 "the exporter dropped from the targets",
-                () -> get("/api/v1/targets?state=active").get("data").get("activeTargets"),
+                () -> prometheus.get("/api/v1/targets?state=active").get("data").get("activeTargets"),
                 targets -> !targets.toString().contains("\"exporter\":\"self\""),
                 Duration.ofSeconds(30));
     }
@@ -330,14 +331,6 @@ class MonitorTest {
             }
         }
         assertTrue(colours.size() > 50, "the screenshot shows a rendered page: " + colours.size() + " colours");
-    }
-
-    private static JsonNode query(String promql) throws IOException, InterruptedException {
-        return prometheus.query(promql);
-    }
-
-    private static JsonNode get(String path) throws IOException, InterruptedException {
-        return prometheus.get(path);
     }
 
     private static synchronized CliResult inWork(Path dir, Supplier<CliResult> call) {
