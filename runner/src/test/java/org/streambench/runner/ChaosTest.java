@@ -45,7 +45,6 @@ import org.streambench.servers.TestServers;
  * {@code -Dstreambench.chaos.seeds=1} (the default; more seeds deal the faults to other cells).
  */
 @Tag("chaos")
-@RunsAlone("a busy loop on both cores, and each cell ends ok or with the fault injected into it, none other")
 @Timeout(value = 30, unit = TimeUnit.MINUTES)
 class ChaosTest {
 

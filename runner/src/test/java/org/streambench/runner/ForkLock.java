@@ -18,22 +18,14 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * Lets the test JVMs that Surefire forks for this module share the machine: every test class holds
  * a shared lock on one file while it runs, and a {@link RunsAlone} test (or class) holds it
  * exclusively, so it starts only once the other JVM's current test class or test has ended, and the
- * other JVM starts nothing until it has ended. A {@link OneForkAtATime} class also holds a second
- * lock exclusively (taken first, so that no JVM waits for it while holding the first): no two such
- * classes run at once, whatever else runs beside them. Registered for every test class
+ * other JVM starts nothing until it has ended. Registered for every test class
  * (META-INF/services, with extension autodetection on in junit-platform.properties).
  */
 public final class ForkLock implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
-    /** The file's byte every test class locks (shared, or exclusively when it runs alone). */
-    static final long EVERY_TEST = 0;
-    /** The file's byte a {@link OneForkAtATime} class locks exclusively. */
-    static final long ONE_AT_A_TIME = 1;
-
     private final Path file;
     private FileChannel channel;
     private FileLock held;
-    private FileLock heldOneAtATime;
     private int classDepth;
 
     public ForkLock() {
@@ -46,8 +38,7 @@ public final class ForkLock implements BeforeAllCallback, AfterAllCallback, Befo
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        Class<?> testClass = context.getRequiredTestClass();
-        enterClass(runsAlone(testClass), AnnotationSupport.isAnnotated(testClass, OneForkAtATime.class));
+        enterClass(runsAlone(context.getRequiredTestClass()));
     }
 
     @Override
@@ -70,11 +61,8 @@ public final class ForkLock implements BeforeAllCallback, AfterAllCallback, Befo
     }
 
     /** A class (or a nested one in it) begins: the lock is taken unless its enclosing class holds it. */
-    synchronized void enterClass(boolean alone, boolean oneForkAtATime) {
+    synchronized void enterClass(boolean alone) {
         if (classDepth++ == 0) {
-            if (oneForkAtATime) {
-                heldOneAtATime = lock(ONE_AT_A_TIME, false);
-            }
             take(!alone);
         }
     }
@@ -82,14 +70,6 @@ public final class ForkLock implements BeforeAllCallback, AfterAllCallback, Befo
     synchronized void exitClass() {
         if (--classDepth == 0) {
             release();
-            if (heldOneAtATime != null) {
-                try {
-                    heldOneAtATime.release();
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot release " + file, e);
-                }
-                heldOneAtATime = null;
-            }
         }
     }
 
@@ -119,18 +99,13 @@ public final class ForkLock implements BeforeAllCallback, AfterAllCallback, Befo
     }
 
     private void take(boolean shared) {
-        held = lock(EVERY_TEST, shared);
-    }
-
-    /** Blocks until the byte at {@code position} of the file is locked, {@code shared} or exclusively. */
-    private FileLock lock(long position, boolean shared) {
         try {
             if (channel == null) {
                 Files.createDirectories(file.getParent());
                 channel = FileChannel.open(
                         file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
             }
-            return channel.lock(position, 1, shared);
+            held = channel.lock(0, 1, shared);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot lock " + file, e);
         }

@@ -18,15 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** The lock that lets two forked test JVMs share the machine, against a second JVM that holds it. */
 class ForkLockTest {
 
-    /**
-     * The other test JVM: takes the lock's byte {@code args[2]} (shared or not), says "held", and lets
-     * go when its input ends.
-     */
+    /** The other test JVM: takes the lock (shared or not), says "held", and lets go when its input ends. */
     public static final class OtherJvm {
         public static void main(String[] args) throws Exception {
             try (FileChannel channel = FileChannel.open(
                     Path.of(args[0]), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                channel.lock(Long.parseLong(args[2]), 1, args[1].equals("shared"));
+                channel.lock(0, 1, args[1].equals("shared"));
                 System.out.println("held");
                 System.out.flush();
                 while (System.in.read() != -1) {
@@ -37,18 +34,13 @@ class ForkLockTest {
     }
 
     private static Process otherJvmHolding(Path file, String mode) throws Exception {
-        return otherJvmHolding(file, mode, ForkLock.EVERY_TEST);
-    }
-
-    private static Process otherJvmHolding(Path file, String mode, long position) throws Exception {
         Process other = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                         "-cp",
                         System.getProperty("java.class.path"),
                         OtherJvm.class.getName(),
                         file.toString(),
-                        mode,
-                        Long.toString(position))
+                        mode)
                 .redirectErrorStream(true)
                 .start();
         BufferedReader out = new BufferedReader(new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8));
@@ -72,7 +64,7 @@ class ForkLockTest {
         ForkLock lock = new ForkLock(file);
         Process other = otherJvmHolding(file, "shared");
         try {
-            CompletableFuture<Void> sharedClass = CompletableFuture.runAsync(() -> lock.enterClass(false, false));
+            CompletableFuture<Void> sharedClass = CompletableFuture.runAsync(() -> lock.enterClass(false));
             sharedClass.get(10, TimeUnit.SECONDS); // beside the other JVM's test
 
             assertWaitsUntilTheOtherJvmLetsGo(
@@ -94,29 +86,9 @@ class ForkLockTest {
         Process other = otherJvmHolding(file, "exclusive");
         try {
             assertWaitsUntilTheOtherJvmLetsGo(
-                    CompletableFuture.runAsync(() -> lock.enterClass(false, false)),
+                    CompletableFuture.runAsync(() -> lock.enterClass(false)),
                     other,
                     "a test class started while the other JVM ran a test alone");
-            lock.exitClass();
-        } finally {
-            other.destroyForcibly();
-        }
-    }
-
-    @Test
-    void twoClassesThatUseWhatTheMachineHasOneOfRunOneAfterTheOtherAndOthersRunBesideThem(@TempDir Path tmp)
-            throws Exception {
-        Path file = tmp.resolve("lock");
-        ForkLock lock = new ForkLock(file);
-        Process other = otherJvmHolding(file, "exclusive", ForkLock.ONE_AT_A_TIME);
-        try {
-            CompletableFuture.runAsync(() -> lock.enterClass(false, false)).get(10, TimeUnit.SECONDS);
-            lock.exitClass();
-
-            assertWaitsUntilTheOtherJvmLetsGo(
-                    CompletableFuture.runAsync(() -> lock.enterClass(false, true)),
-                    other,
-                    "a class that uses what the machine has one of started while the other JVM ran one");
             lock.exitClass();
         } finally {
             other.destroyForcibly();

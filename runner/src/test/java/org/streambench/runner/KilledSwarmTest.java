@@ -18,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("integration")
 @Tag("swarm")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
-@OneForkAtATime("a Docker engine of the suite's own, whose docker0 and docker_gwbridge bridges are the machine's")
 class KilledSwarmTest {
 
     @Test

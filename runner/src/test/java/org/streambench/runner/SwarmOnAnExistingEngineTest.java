@@ -35,7 +35,6 @@ import org.streambench.servers.TestServers;
  */
 @Tag("swarm")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
-@OneForkAtATime("a Docker engine of the suite's own, whose docker0 and docker_gwbridge bridges are the machine's")
 class SwarmOnAnExistingEngineTest {
 
     private static final Path ENGINE_DIR = TestServers.WORK.resolve("someone-elses-docker");

@@ -27,7 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("integration")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
-@OneForkAtATime("a Docker engine of the suite's own, whose docker0 and docker_gwbridge bridges are the machine's")
 class SwarmPostgresqlTest {
 
     private final SwarmFixture swarm = new SwarmFixture();

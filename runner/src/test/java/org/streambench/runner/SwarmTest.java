@@ -62,7 +62,6 @@ import org.streambench.runner.results.ResultFiles;
  */
 @Tag("swarm")
 @Timeout(value = 30, unit = TimeUnit.MINUTES)
-@OneForkAtATime("a Docker engine of the suite's own, whose docker0 and docker_gwbridge bridges are the machine's")
 class SwarmTest {
 
     private static final String CASSANDRA_URL = "127.0.0.1:29042,127.0.0.1:29043,127.0.0.1:29044";
