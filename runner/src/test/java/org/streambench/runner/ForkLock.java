@@ -7,6 +7,8 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -23,8 +25,15 @@ import org.junit.platform.commons.support.AnnotationSupport;
  */
 public final class ForkLock implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
+    /**
+     * One channel per lock file for the JVM's life. Surefire runs each test class of a fork through a
+     * launcher of its own, with an instance of this extension of its own; a channel an earlier
+     * instance left for the garbage collector would close its descriptor later, and closing any
+     * descriptor of a file drops every lock the process holds on it (POSIX): the later class's too.
+     */
+    private static final Map<Path, FileChannel> CHANNELS = new ConcurrentHashMap<>();
+
     private final Path file;
-    private FileChannel channel;
     private FileLock held;
     private int classDepth;
 
@@ -100,14 +109,19 @@ public final class ForkLock implements BeforeAllCallback, AfterAllCallback, Befo
 
     private void take(boolean shared) {
         try {
-            if (channel == null) {
-                Files.createDirectories(file.getParent());
-                channel = FileChannel.open(
-                        file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            }
+            FileChannel channel = CHANNELS.computeIfAbsent(file, ForkLock::open);
             held = channel.lock(0, 1, shared);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot lock " + file, e);
+        }
+    }
+
+    private static FileChannel open(Path file) {
+        try {
+            Files.createDirectories(file.getParent());
+            return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + file, e);
         }
     }
 

@@ -2,10 +2,12 @@ package org.streambench.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.ref.WeakReference;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -18,11 +20,18 @@ import org.junit.jupiter.api.io.TempDir;
 /** The lock that lets two forked test JVMs share the machine, against a second JVM that holds it. */
 class ForkLockTest {
 
-    /** The other test JVM: takes the lock (shared or not), says "held", and lets go when its input ends. */
+    /**
+     * The other test JVM: takes the lock (shared or not), says "held", and lets go when its input
+     * ends; or, with "try", says whether it could take it exclusively now ("held" or "refused").
+     */
     public static final class OtherJvm {
         public static void main(String[] args) throws Exception {
             try (FileChannel channel = FileChannel.open(
                     Path.of(args[0]), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                if (args[1].equals("try")) {
+                    System.out.println(channel.tryLock(0, 1, false) != null ? "held" : "refused");
+                    return;
+                }
                 channel.lock(0, 1, args[1].equals("shared"));
                 System.out.println("held");
                 System.out.flush();
@@ -34,7 +43,14 @@ class ForkLockTest {
     }
 
     private static Process otherJvmHolding(Path file, String mode) throws Exception {
-        Process other = new ProcessBuilder(
+        Process other = otherJvm(file, mode);
+        BufferedReader out = new BufferedReader(new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8));
+        assertEquals("held", out.readLine());
+        return other;
+    }
+
+    private static Process otherJvm(Path file, String mode) throws Exception {
+        return new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                         "-cp",
                         System.getProperty("java.class.path"),
@@ -43,9 +59,6 @@ class ForkLockTest {
                         mode)
                 .redirectErrorStream(true)
                 .start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8));
-        assertEquals("held", out.readLine());
-        return other;
     }
 
     /** {@code step} is still waiting half a second on, and ends once the other JVM has let go of the lock. */
@@ -92,6 +105,31 @@ class ForkLockTest {
             lock.exitClass();
         } finally {
             other.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aClassesLockHoldsAfterAnEarlierClassesExtensionIsCollected(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("lock");
+        ForkLock earlier = new ForkLock(file); // Surefire's launcher per class: an instance per class
+        earlier.enterClass(false);
+        earlier.exitClass();
+        WeakReference<ForkLock> collected = new WeakReference<>(earlier);
+        earlier = null;
+        ForkLock later = new ForkLock(file);
+        later.enterClass(true);
+        try {
+            for (int i = 0; i < 50 && collected.get() != null; i++) {
+                System.gc();
+                Thread.sleep(20);
+            }
+            assertNull(collected.get(), "the earlier instance was not collected: this proves nothing");
+            Thread.sleep(500); // the cleaner closes what the collected instance left
+            Process other = otherJvm(file, "try");
+            String said = new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertEquals("refused", said, "the other JVM took the lock while a class here held it");
+        } finally {
+            later.exitClass();
         }
     }
 }
