@@ -50,21 +50,24 @@ class ExternalServerExportersTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-        "postgresql, prometheus-postgres-exporter, pg_stat_database_xact_commit{datid=, 'datname=\"postgres\"', 2",
-        "mariadb, prometheus-mysqld-exporter, mysql_global_status_commands_total{command=\"update\"}, '', 1"
+        "postgresql, prometheus-postgres-exporter, pg_stat_database_xact_commit{datid=, 'datname=\"postgres\"', 2, true",
+        "mariadb, prometheus-mysqld-exporter, mysql_global_status_commands_total{command=\"update\"}, '', 1, true",
+        // the suite's Redis keeps snapshots only (vendor defaults): no write to disk at each command
+        "redis, prometheus-redis-exporter, redis_commands_total{, 'cmd=\"hset\"', 1, false"
     })
     void anExternalServersExportersShowTheRunsWindowInTheResult(
-            String database, String exporter, String seriesStart, String seriesHolds, int perRecord, @TempDir Path tmp)
+            String database,
+            String exporter,
+            String seriesStart,
+            String seriesHolds,
+            int perRecord,
+            boolean syncsEachWrite,
+            @TempDir Path tmp)
             throws Exception {
         ServerState server = TestServers.start(database);
         Map<String, String> settings = server.settings();
-        int port = Integer.parseInt(settings.get("url").replaceAll(".*:([0-9]+)/.*", "$1"));
-        String dataSource = database.equals("postgresql")
-                ? "postgresql://" + settings.get("user") + ":" + settings.get("password") + "@127.0.0.1:" + port
-                        + "/postgres?sslmode=disable"
-                : settings.get("user") + ":" + settings.get("password") + "@(127.0.0.1:" + port + ")/";
-        String databaseExporter = start(exporter, dataSource, tmp);
-        String nodeExporter = start("prometheus-node-exporter", null, tmp);
+        String databaseExporter = start(exporter, serverOf(database, settings, server.port()), tmp);
+        String nodeExporter = start("prometheus-node-exporter", Map.of(), tmp);
         Path out = tmp.resolve("run");
         TestRuns.withWork(tmp.resolve("work"), () -> {
             int prometheusPort = TestServers.freePort();
@@ -104,7 +107,8 @@ class ExternalServerExportersTest {
                         && series.getKey().contains(seriesHolds))
                 .mapToDouble(series -> ((Number) series.getValue()).doubleValue())
                 .sum();
-        // the exporter is read a few milliseconds after the window's ends, as the records are counted
+        // the exporter is read a few milliseconds after the window's ends, as the records are counted, and a
+        // scrape of its own takes a moment: a window of 4 s keeps that within the bounds (2 s once gave 31 % more)
         assertTrue(
                 grew >= 0.8 * perRecord * records && grew <= 1.2 * perRecord * records + 100,
                 seriesStart + " grew by " + grew + " for " + records + " records (" + perRecord + " each): " + db);
@@ -112,7 +116,9 @@ class ExternalServerExportersTest {
         Map<String, Object> node = map(exporters, "dbnode");
         assertTrue(((Number) node.get("busyCpuSeconds")).doubleValue() > 0, node.toString());
         assertTrue(((Number) node.get("busyCpuSecondsPerMillionRecords")).doubleValue() > 0, node.toString());
-        assertTrue(((Number) node.get("diskWriteBytes")).longValue() > 0, "the server syncs every commit: " + node);
+        if (syncsEachWrite) {
+            assertTrue(((Number) node.get("diskWriteBytes")).longValue() > 0, "the server syncs every commit: " + node);
+        }
         assertTrue(
                 String.valueOf(map(resources, "notSeen").get("database")).contains("resources.exporters: db ("),
                 "the run says where to look: " + resources);
@@ -137,7 +143,7 @@ class ExternalServerExportersTest {
                 "--keys",
                 "500",
                 "--duration",
-                "2s",
+                "4s",
                 "--warmup",
                 "1s",
                 "--out",
@@ -158,7 +164,7 @@ class ExternalServerExportersTest {
     void everyPanelOfTheDatabaseMachineDashboardIsCheckedByACase() throws IOException {
         for (String panelQuery : panelQueries(DASHBOARD, Map.of("exporter", ".*"))) {
             assertTrue(
-                    Stream.of("node_", "pg_", "mysql_")
+                    Stream.of("node_", "pg_", "mysql_", "redis_")
                                     .filter(panelQuery::contains)
                                     .count()
                             == 1,
@@ -166,8 +172,26 @@ class ExternalServerExportersTest {
         }
     }
 
-    /** Starts {@code program} on a free port, watched by a shell that ends it when this JVM ends; its metrics URL. */
-    private static String start(String program, String dataSource, Path dir) throws Exception {
+    /** How {@code database}'s exporter finds the server and logs in: its environment. */
+    private static Map<String, String> serverOf(String database, Map<String, String> settings, int port) {
+        String user = settings.get("user");
+        String password = settings.get("password");
+        return switch (database) {
+            case "postgresql" -> Map.of(
+                    "DATA_SOURCE_NAME",
+                    "postgresql://" + user + ":" + password + "@127.0.0.1:" + port + "/postgres?sslmode=disable");
+            case "mariadb" -> Map.of("DATA_SOURCE_NAME", user + ":" + password + "@(127.0.0.1:" + port + ")/");
+            case "redis" -> Map.of(
+                    "REDIS_ADDR", "redis://127.0.0.1:" + port, "REDIS_USER", user, "REDIS_PASSWORD", password);
+            default -> throw new IllegalArgumentException("no exporter case for " + database);
+        };
+    }
+
+    /**
+     * Starts {@code program} on a free port, with {@code environment} added, watched by a shell that
+     * ends it when this JVM ends; its metrics URL.
+     */
+    private static String start(String program, Map<String, String> environment, Path dir) throws Exception {
         assertTrue(
                 Stream.of(System.getenv("PATH").split(File.pathSeparator))
                         .anyMatch(folder -> Files.isExecutable(Path.of(folder, program))),
@@ -182,9 +206,7 @@ class ExternalServerExportersTest {
                         program)
                 .redirectErrorStream(true)
                 .redirectOutput(Files.createTempFile(dir, program, ".log").toFile());
-        if (dataSource != null) {
-            builder.environment().put("DATA_SOURCE_NAME", dataSource);
-        }
+        builder.environment().putAll(environment);
         EXPORTERS.add(builder.start());
         String url = "http://127.0.0.1:" + port + "/metrics";
         HttpClient client = HttpClient.newHttpClient();
