@@ -10,7 +10,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Function;
 import org.streambench.db.Database;
-import org.streambench.db.Databases;
 import org.streambench.db.StoredRecord;
 
 /**
@@ -36,8 +35,7 @@ final class AsyncSessions implements AutoCloseable {
         AsyncSessions sessions = new AsyncSessions(size);
         try {
             for (int i = 0; i < size; i++) {
-                Database database = Databases.open(spec.database(), spec.settings());
-                database.prepareStatements();
+                Database database = ProcessingOperator.openSession(spec);
                 sessions.all.add(database);
                 sessions.idle.add(database);
             }

@@ -127,11 +127,7 @@ public final class ProcessingOperator implements AutoCloseable {
         ExperimentSpec spec = runtime.spec();
         Database database = whenTheDatabaseAnswers(
                 runtime,
-                () -> {
-                    Database opened = Databases.open(spec.database(), spec.settings());
-                    opened.prepareStatements();
-                    return opened;
-                },
+                () -> openSession(spec),
                 "the processing operator could not open the " + spec.database() + " connector");
         AsyncSessions sessions = null;
         if (spec.access().kind() == AccessMode.Kind.ASYNC && !database.asynchronous()) {
@@ -176,6 +172,21 @@ public final class ProcessingOperator implements AutoCloseable {
                 fault != null && fault.kind() == Fault.Kind.FAIL_CHECKPOINT ? faultCheck : noFault,
                 commits,
                 spec.guarantee().recovers() ? runtime::instanceFailed : null);
+    }
+
+    /**
+     * A session of the run's database, its statements prepared. Under at-least-once its inserts are
+     * upserts: an engine replays, after a recovery, inserts whose first attempt got in, and each must
+     * overwrite its own row with the same values.
+     */
+    static Database openSession(ExperimentSpec spec) {
+        Database database = Databases.open(spec.database(), spec.settings());
+        if (spec.guarantee() == Guarantee.AT_LEAST_ONCE && !database.upsertInserts()) {
+            database.close();
+            throw new IllegalStateException(spec.database() + " cannot make its inserts upserts for at-least-once");
+        }
+        database.prepareStatements();
+        return database;
     }
 
     /**

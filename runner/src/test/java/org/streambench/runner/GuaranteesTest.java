@@ -138,6 +138,34 @@ class GuaranteesTest {
     }
 
     /**
+     * At-least-once inserts: the replay after the failure inserts records whose first attempt got
+     * in, and each overwrites its own row with the same values (an upsert on PostgreSQL and MariaDB,
+     * where a plain insert fails on the duplicate key; every write is one on Cassandra). The records
+     * were processed again, and still the row count grew by exactly the records emitted, each as
+     * emitted.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "flink, postgresql, batch:50, fail-task@2s",
+        "spark, mariadb, sync, fail-checkpoint@2s",
+        "apex, cassandra, sync, fail-checkpoint@2s"
+    })
+    void atLeastOnceInsertsEveryRecordOnceThoughTheReplayInsertsSomeAgain(
+            String engine, String database, String access, String fault, @TempDir Path tmp) throws Exception {
+        CliResult run = run(tmp, engine, database, access, "at-least-once", fault, "insert");
+        assertEquals(0, run.code(), run.toString());
+        Map<String, Object> json = ResultFiles.read(tmp.resolve("run"));
+        Map<String, Object> recovery = EndToEndTest.map(json, "recovery");
+        assertTrue(((Number) recovery.get("recordsProcessedAgain")).longValue() > 0, recovery.toString());
+        Map<String, Object> verification = EndToEndTest.map(json, "verification");
+        long emitted = EndToEndTest.map(EndToEndTest.map(json, "counts"), "emittedByInstance").values().stream()
+                .mapToLong(count -> ((Number) count).longValue())
+                .sum();
+        assertEquals(emitted, ((Number) verification.get("rowDelta")).longValue(), verification.toString());
+        assertEquals(0, ((Number) verification.get("mismatches")).longValue(), verification.toString());
+    }
+
+    /**
      * Every engine on every kind of database, with the strongest guarantee the pair has. Spark
      * retries a failed task on the micro-batch's stored blocks; Apex deploys a failed operator
      * again from its checkpoint, and the buffer server replays the windows since; Flink restarts

@@ -70,6 +70,18 @@ public interface Database extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Makes this session's inserts upserts: at-least-once replays, after a recovery, inserts whose
+     * first attempt reached the database, and such a replay must overwrite its own row with the same
+     * values instead of failing on a duplicate key (an upsert sink, the idiom Flink's JDBC connector
+     * offers for at-least-once). May be called before {@link #open}, and is before
+     * {@link #prepareStatements()}. Returns false, changing nothing, where the connector cannot; a
+     * connector whose writes are upserts already has nothing to change.
+     */
+    default boolean upsertInserts() {
+        return writesAreUpserts();
+    }
+
     /** One write of a batch: an insert of a key not stored yet, or an update of a stored one. */
     @SuppressWarnings("ArrayRecordComponent")
     record Write(SensorRecord record, byte[] blob, boolean insert) {}

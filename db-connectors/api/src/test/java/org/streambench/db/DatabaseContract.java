@@ -208,6 +208,41 @@ public abstract class DatabaseContract {
     }
 
     /**
+     * at-least-once replays inserts whose first attempt got in: once {@code upsertInserts()} said
+     * yes (here after the statements were prepared), an insert of a stored key overwrites it, one
+     * by one and in a batch, and an update of a missing key is still refused where writes are not
+     * upserts. A connector that says no changed nothing.
+     */
+    @Test
+    void insertsMadeUpsertsOverwriteTheirOwnRowsAlsoInBatches() {
+        db.prefill(3, DatabaseContract::prefilled, i -> blobOf(i, 32));
+        db.insert(FIRST, FIRST_BLOB);
+        if (!db.upsertInserts()) {
+            assertThrows(DatabaseException.class, () -> db.insert(SECOND, SECOND_BLOB));
+            return;
+        }
+        db.insert(SECOND, SECOND_BLOB);
+        assertStored(SECOND, SECOND_BLOB);
+        SensorRecord replayed = prefilled(1);
+        SensorRecord fresh = new SensorRecord(Keys.fresh(5, 0, 1), 4, 5, 6, 0.25, 0.5, 0.75);
+        db.writeAll(List.of(
+                new Database.Write(FIRST, FIRST_BLOB, true),
+                new Database.Write(replayed, SECOND_BLOB, true),
+                new Database.Write(fresh, FIRST_BLOB, true)));
+        assertStored(FIRST, FIRST_BLOB);
+        assertStored(replayed, SECOND_BLOB);
+        assertStored(fresh, FIRST_BLOB);
+        assertEquals(5, db.countRows());
+        if (!db.writesAreUpserts()) {
+            SensorRecord missing = new SensorRecord(Keys.existing(9), 1, 1, 1, 1, 1, 1);
+            assertThrows(DatabaseException.class, () -> db.update(missing, FIRST_BLOB));
+            assertThrows(
+                    DatabaseException.class,
+                    () -> db.writeAll(List.of(new Database.Write(missing, FIRST_BLOB, false))));
+        }
+    }
+
+    /**
      * exactly-once: an epoch's writes are stored once; the same or an earlier epoch of the sink
      * again stores nothing (a commit repeated after a recovery); each sink counts its own epochs,
      * and a reset forgets them. A connector without transactions says so and refuses the call.

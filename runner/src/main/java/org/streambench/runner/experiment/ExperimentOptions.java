@@ -367,10 +367,16 @@ public final class ExperimentOptions {
                                 + " when the checkpoint completes, so --access async has no calls to overlap; give sync or batch:N");
             }
         }
-        if (parsed == Guarantee.AT_LEAST_ONCE && (pattern == Pattern.INSERT || pattern == Pattern.MIXED)) {
-            throw new UserError("--guarantee " + parsed.cliName() + " with --pattern " + pattern.cliName()
-                    + " is not built yet: a replayed insert meets its own row (a duplicate key on most databases);"
-                    + " give --pattern update or read");
+        if (parsed == Guarantee.AT_LEAST_ONCE && pattern == Pattern.MIXED) {
+            throw new UserError("--guarantee " + parsed.cliName() + " with --pattern mixed is not built yet: a"
+                    + " replayed new key's read finds the row its first attempt inserted and adds to it;"
+                    + " give --pattern insert, update or read, or --guarantee exactly-once");
+        }
+        if (parsed == Guarantee.AT_LEAST_ONCE
+                && pattern == Pattern.INSERT
+                && !DatabaseSession.provider(database).create().upsertInserts()) {
+            throw new UserError("--guarantee at-least-once replays inserts whose first attempt got in, and " + database
+                    + " cannot make its inserts upserts; give --guarantee exactly-once or --pattern update");
         }
         return parsed;
     }

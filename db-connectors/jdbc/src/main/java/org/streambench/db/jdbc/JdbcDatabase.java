@@ -36,6 +36,8 @@ public abstract class JdbcDatabase implements Database {
 
     public static final String DEFAULT_TABLE = "sensor_records";
     private static final String COLUMNS = "id, int_1, int_2, int_3, double_1, double_2, double_3, payload";
+    private static final List<String> VALUE_COLUMNS =
+            List.of("int_1", "int_2", "int_3", "double_1", "double_2", "double_3", "payload");
     /** Prefill batches are cut at this many BLOB bytes, so 100 KB BLOBs do not build huge batches. */
     private static final long PREFILL_BATCH_BYTES = 8L << 20;
 
@@ -45,6 +47,7 @@ public abstract class JdbcDatabase implements Database {
     private String table;
     private PreparedStatement readStatement;
     private PreparedStatement insertStatement;
+    private boolean upsertInserts;
     private PreparedStatement updateStatement;
     /** The exactly-once sinks whose row in the commits table exists (it is created once, before their first commit). */
     private final Set<String> sinksWithARow = new HashSet<>();
@@ -159,7 +162,8 @@ public abstract class JdbcDatabase implements Database {
                                 + " WHERE id = ?");
             }
             if (insertStatement == null) {
-                insertStatement = connection.prepareStatement(insertSql());
+                insertStatement = connection.prepareStatement(
+                        upsertInserts ? insertSql() + upsertClause(VALUE_COLUMNS) : insertSql());
             }
             if (updateStatement == null) {
                 updateStatement = connection.prepareStatement(
@@ -508,6 +512,22 @@ public abstract class JdbcDatabase implements Database {
             }
             connection = null;
         }
+    }
+
+    /**
+     * What turns the insert statement into this dialect's upsert: a key already stored gets
+     * {@code columns} from the inserted row (PostgreSQL's {@code ON CONFLICT ... DO UPDATE},
+     * MariaDB's {@code ON DUPLICATE KEY UPDATE}).
+     */
+    protected abstract String upsertClause(List<String> columns);
+
+    @Override
+    public boolean upsertInserts() {
+        upsertInserts = true;
+        if (insertStatement != null) {
+            closeStatements();
+        }
+        return true;
     }
 
     private String insertSql() {

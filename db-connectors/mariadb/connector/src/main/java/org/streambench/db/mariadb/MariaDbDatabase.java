@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.streambench.db.CeilingTool;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
@@ -43,6 +44,12 @@ public final class MariaDbDatabase extends JdbcDatabase {
     @Override
     protected List<String> settleStatements(String table) {
         return List.of("FLUSH TABLES " + table + " FOR EXPORT", "UNLOCK TABLES");
+    }
+
+    @Override
+    protected String upsertClause(List<String> columns) {
+        return " ON DUPLICATE KEY UPDATE "
+                + columns.stream().map(c -> c + " = VALUES(" + c + ")").collect(Collectors.joining(", "));
     }
 
     @Override

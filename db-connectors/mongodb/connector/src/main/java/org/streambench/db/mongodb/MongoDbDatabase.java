@@ -18,6 +18,7 @@ import com.mongodb.client.model.InsertManyOptions;
 import com.mongodb.client.model.InsertOneModel;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReplaceOneModel;
+import com.mongodb.client.model.ReplaceOptions;
 import com.mongodb.client.model.WriteModel;
 import com.mongodb.client.result.UpdateResult;
 import java.net.URLEncoder;
@@ -50,6 +51,7 @@ public final class MongoDbDatabase implements Database {
 
     private static final long BATCH_BYTES = 8L << 20;
     private static final int BATCH_DOCUMENTS = 1000;
+    private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
     /** MongoDB 4.4, the first with {@code $binarySize}. */
     private static final int WIRE_VERSION_4_4 = 9;
 
@@ -62,6 +64,7 @@ public final class MongoDbDatabase implements Database {
     private boolean beforeMongoDb44;
     private String reportedVersion;
     private boolean genuineMongoDb;
+    private boolean upsertInserts;
 
     @Override
     public void open(DatabaseSettings settings) {
@@ -194,9 +197,13 @@ public final class MongoDbDatabase implements Database {
     public void writeAll(List<Write> writes) {
         List<WriteModel<Document>> models = new ArrayList<>();
         long updates = 0;
+        long upserts = 0;
         for (Write write : writes) {
             Document document = document(write.record(), write.blob());
-            if (write.insert()) {
+            if (write.insert() && upsertInserts) {
+                models.add(new ReplaceOneModel<>(eq("_id", write.record().id()), document, UPSERT));
+                upserts++;
+            } else if (write.insert()) {
                 models.add(new InsertOneModel<>(document));
             } else {
                 models.add(new ReplaceOneModel<>(eq("_id", write.record().id()), document));
@@ -209,16 +216,31 @@ public final class MongoDbDatabase implements Database {
         } catch (MongoException e) {
             throw failure("write a batch of " + writes.size() + " records", e);
         }
-        if (result.wasAcknowledged() && result.getMatchedCount() != updates) {
-            throw new DatabaseException("mongodb: the updates of a batch matched " + result.getMatchedCount()
-                    + " documents, expected " + updates);
+        // an upserted insert either matched its replayed document or inserted one; an update must match
+        long matchedUpdates = result.wasAcknowledged()
+                ? result.getMatchedCount() + result.getUpserts().size() - upserts
+                : updates;
+        if (matchedUpdates != updates) {
+            throw new DatabaseException(
+                    "mongodb: the updates of a batch matched " + matchedUpdates + " documents, expected " + updates);
         }
+    }
+
+    /** An insert becomes a replacement that inserts where no document has the id. */
+    @Override
+    public boolean upsertInserts() {
+        upsertInserts = true;
+        return true;
     }
 
     @Override
     public void insert(SensorRecord record, byte[] blob) {
         try {
-            collection.insertOne(document(record, blob));
+            if (upsertInserts) {
+                collection.replaceOne(eq("_id", record.id()), document(record, blob), UPSERT);
+            } else {
+                collection.insertOne(document(record, blob));
+            }
         } catch (MongoException e) {
             throw failure("insert " + record.id(), e);
         }

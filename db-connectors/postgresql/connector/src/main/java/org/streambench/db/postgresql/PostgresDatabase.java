@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.streambench.db.CeilingTool;
 import org.streambench.db.Database;
 import org.streambench.db.DatabaseSettings;
@@ -39,6 +40,12 @@ public final class PostgresDatabase extends JdbcDatabase {
     @Override
     protected List<String> settleStatements(String table) {
         return List.of("CHECKPOINT");
+    }
+
+    @Override
+    protected String upsertClause(List<String> columns) {
+        return " ON CONFLICT (id) DO UPDATE SET "
+                + columns.stream().map(c -> c + " = EXCLUDED." + c).collect(Collectors.joining(", "));
     }
 
     @Override
