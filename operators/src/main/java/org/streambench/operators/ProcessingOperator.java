@@ -21,6 +21,7 @@ import java.util.function.Supplier;
 import org.streambench.db.Database;
 import org.streambench.db.Databases;
 import org.streambench.db.StoredRecord;
+import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.SensorRecord;
 import org.streambench.generator.TimedRecord;
@@ -31,7 +32,8 @@ import org.streambench.generator.TimedRecord;
  * <li>read: read the entry (it must exist);</li>
  * <li>insert: insert it, no prior read;</li>
  * <li>update: read the entry, add the new values field by field, write the sum back;</li>
- * <li>mixed: read; if found add and update, else insert.</li>
+ * <li>mixed: read; an existing key found: add and update; a new key: insert (also when a replay after a
+ *     recovery finds the row its first attempt inserted: the insert is then an upsert).</li>
  * </ul>
  * Each read is timed here, never inside a connector, and so is each record's end-to-end latency. Without
  * a guarantee a failed call is counted and reported, and it ends the run ({@link JobRuntime#fail}):
@@ -390,7 +392,7 @@ public final class ProcessingOperator implements AutoCloseable {
                 } else if (pattern == Pattern.READ) {
                     op = Operation.READ;
                     require(Optional.ofNullable(previous), record);
-                } else if (previous != null) {
+                } else if (previous != null && Keys.isExisting(record.id())) {
                     op = Operation.UPDATE;
                     SensorRecord sum = previous.record().plus(record);
                     byte[] blob = blobs.forKey(record.id());
@@ -499,7 +501,7 @@ public final class ProcessingOperator implements AutoCloseable {
                         processed(Operation.READ, intended);
                         return CompletableFuture.<Void>completedFuture(null);
                     }
-                    if (previous.isPresent()) {
+                    if (previous.isPresent() && Keys.isExisting(record.id())) {
                         return timedWrite(new Database.Write(
                                         previous.get().record().plus(record), blobs.forKey(record.id()), false))
                                 .thenRun(() -> processed(Operation.UPDATE, intended));
@@ -578,7 +580,7 @@ public final class ProcessingOperator implements AutoCloseable {
             if (pattern == Pattern.READ) {
                 require(previous, record);
                 processed(op, intended);
-            } else if (previous.isPresent()) {
+            } else if (previous.isPresent() && Keys.isExisting(record.id())) {
                 op = Operation.UPDATE;
                 long start = System.nanoTime();
                 database.update(previous.get().record().plus(record), blobs.forKey(record.id()));

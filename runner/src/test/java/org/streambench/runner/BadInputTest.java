@@ -262,22 +262,6 @@ class BadInputTest {
                 "45433");
     }
 
-    /** At-least-once's replayed new key of a mixed run would read its own row and add to it. */
-    @Test
-    void rejectsAtLeastOnceWhereAReplayedNewKeyAddsToItsOwnRow() {
-        assertRejected(
-                "--guarantee at-least-once with --pattern mixed is not built yet: a replayed new key's read finds"
-                        + " the row its first attempt inserted and adds to it",
-                "--engine",
-                "flink",
-                "--pattern",
-                "mixed",
-                "--duration",
-                "5s",
-                "--guarantee",
-                "at-least-once");
-    }
-
     /** Exactly-once needs a database whose transactions can hold a checkpoint's writes with its id, and writes at commit. */
     @ParameterizedTest
     @CsvSource(

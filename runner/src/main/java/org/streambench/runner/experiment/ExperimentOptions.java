@@ -367,16 +367,11 @@ public final class ExperimentOptions {
                                 + " when the checkpoint completes, so --access async has no calls to overlap; give sync or batch:N");
             }
         }
-        if (parsed == Guarantee.AT_LEAST_ONCE && pattern == Pattern.MIXED) {
-            throw new UserError("--guarantee " + parsed.cliName() + " with --pattern mixed is not built yet: a"
-                    + " replayed new key's read finds the row its first attempt inserted and adds to it;"
-                    + " give --pattern insert, update or read, or --guarantee exactly-once");
-        }
         if (parsed == Guarantee.AT_LEAST_ONCE
-                && pattern == Pattern.INSERT
+                && (pattern == Pattern.INSERT || pattern == Pattern.MIXED)
                 && !DatabaseSession.provider(database).create().upsertInserts()) {
             throw new UserError("--guarantee at-least-once replays inserts whose first attempt got in, and " + database
-                    + " cannot make its inserts upserts; give --guarantee exactly-once or --pattern update");
+                    + " cannot make its inserts upserts; give --guarantee exactly-once, or --pattern update or read");
         }
         return parsed;
     }

@@ -29,6 +29,13 @@ public final class Verifier {
 
     private static final int SAMPLED_EXISTING_KEYS = 250;
     private static final int SAMPLED_NEW_KEYS_PER_INSTANCE = 100;
+    /**
+     * With a guarantee: a replay after a recovery inserts one stretch of an instance's records again
+     * (those since its last checkpoint), and an even sample of 1,000 reads into any stretch longer
+     * than a thousandth of the instance's records.
+     */
+    private static final int SAMPLED_NEW_KEYS_PER_INSTANCE_WITH_A_GUARANTEE = 1000;
+
     private static final int MAX_DETAILS = 20;
 
     private final ExperimentSpec spec;
@@ -87,7 +94,12 @@ public final class Verifier {
         for (Map.Entry<Integer, Long> instance : report.emittedByInstance().entrySet()) {
             RecordGenerator generator = spec.recordGenerator(instance.getKey());
             long emitted = instance.getValue();
-            long newKeyStep = Math.max(1, emitted / SAMPLED_NEW_KEYS_PER_INSTANCE);
+            long newKeyStep = Math.max(
+                    1,
+                    emitted
+                            / (spec.guarantee().recovers()
+                                    ? SAMPLED_NEW_KEYS_PER_INSTANCE_WITH_A_GUARANTEE
+                                    : SAMPLED_NEW_KEYS_PER_INSTANCE));
             for (long seq = 0; seq < emitted; seq++) {
                 if (generator.isNewKey(seq)) {
                     if (inserts++ % newKeyStep == 0) {
