@@ -137,8 +137,9 @@ final class Processes {
         }
         List<String> listening = new ArrayList<>();
         for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-            for (String line : Files.readAllLines(Path.of(table))
-                    .subList(1, Files.readAllLines(Path.of(table)).size())) {
+            // read once: the table changes between two reads as other tests open and close sockets
+            List<String> lines = Files.readAllLines(Path.of(table));
+            for (String line : lines.subList(1, lines.size())) {
                 String[] columns = line.trim().split("\\s+");
                 if (columns[3].equals("0A") && inodes.contains(columns[9])) { // 0A = LISTEN
                     listening.add(address(columns[1]));
