@@ -75,6 +75,10 @@ public final class JobRuntime implements AutoCloseable {
     private volatile double handledPerSecond;
     /** When this JVM's generators emitted their first record (System.nanoTime), 0 before. */
     private final AtomicLong emittingSinceNanos = new AtomicLong();
+    /** The same moment on the job's clock ({@link EpochClock}, ms), which every JVM of the run shares. */
+    private final AtomicLong emittingSinceEpochMillis = new AtomicLong();
+    /** This worker's operators found the fault due and asked the collector for it. */
+    private volatile boolean claimsFault;
 
     private final AtomicBoolean faultInjected = new AtomicBoolean();
     /** When the injected fault fired, on the job's clock ({@link EpochClock}, ms); 0 before. */
@@ -231,26 +235,52 @@ public final class JobRuntime implements AutoCloseable {
 
     /** A generator of this JVM emits its first record: the time a fault is due counts from the first. */
     void generatorEmitting() {
-        emittingSinceNanos.compareAndSet(0, System.nanoTime());
+        if (emittingSinceNanos.compareAndSet(0, System.nanoTime())) {
+            emittingSinceEpochMillis.set(EpochClock.nowNanos() / 1_000_000);
+        }
     }
 
     /**
-     * Whether the spec's fault is due now (its time after this JVM's generators started emitting)
-     * and was not injected before in this JVM: true once, for the one caller that is to fail (the
-     * processing operator instance that takes a record first once it is due).
+     * Whether the spec's fault is due now, and this caller is to fire it: true once in the run, for
+     * the processing operator instance that takes a record first once it is due. With a collector
+     * the fault is due its time after the run's first record, emitted in any JVM, and the
+     * collector grants it to one worker, the first to claim it: a run's operators may run in JVMs
+     * without a generator (Apex's containers on YARN), and a run of several JVMs fails once.
+     * Without one (a runtime in a test) the worker is the whole job, and its own generators' start counts.
      */
     public boolean faultDue() {
         Fault fault = spec.fault();
-        long started = emittingSinceNanos.get();
-        boolean due = fault != null
-                && started != 0
-                && !faultInjected.get()
-                && System.nanoTime() - started >= fault.afterMillis() * 1_000_000
-                && faultInjected.compareAndSet(false, true);
-        if (due) {
-            faultInjectedAtEpochMillis.set(EpochClock.nowNanos() / 1_000_000);
+        if (fault == null || faultInjected.get()) {
+            return false;
         }
-        return due;
+        if (push == null) {
+            long started = emittingSinceNanos.get();
+            return started != 0 && System.nanoTime() - started >= fault.afterMillis() * 1_000_000 && fire();
+        }
+        WorkerStatus.View view = push.view();
+        long own = emittingSinceEpochMillis.get();
+        long since = own == 0
+                ? view.emittingSinceEpochMillis()
+                : view.emittingSinceEpochMillis() == 0 ? own : Math.min(own, view.emittingSinceEpochMillis());
+        if (since == 0 || EpochClock.nowNanos() / 1_000_000 - since < fault.afterMillis()) {
+            return false;
+        }
+        if (view.faultOwner() == null) {
+            if (!claimsFault) {
+                claimsFault = true;
+                push.pushSoon(); // the answer names the worker that got it
+            }
+            return false;
+        }
+        return view.faultOwner().equals(workerId) && fire();
+    }
+
+    private boolean fire() {
+        if (!faultInjected.compareAndSet(false, true)) {
+            return false;
+        }
+        faultInjectedAtEpochMillis.set(EpochClock.nowNanos() / 1_000_000);
+        return true;
     }
 
     /** An engine restarted a processing operator instance from its last checkpoint (after a failure, under a guarantee). */
@@ -508,6 +538,8 @@ public final class JobRuntime implements AutoCloseable {
                 failure,
                 restartedInstances.get(),
                 faultInjectedAtEpochMillis.get(),
+                emittingSinceEpochMillis.get(),
+                claimsFault,
                 finalPushed ? measuredWindow() : null);
     }
 

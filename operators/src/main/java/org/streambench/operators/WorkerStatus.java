@@ -29,6 +29,8 @@ import org.HdrHistogram.Histogram;
  * @param failure       why the worker failed the run, or null
  * @param restartedInstances processing operator instances the engine restarted from a checkpoint in this worker
  * @param faultInjectedAtEpochMillis when this worker fired the run's injected fault, on the job's clock; 0 if it did not
+ * @param emittingSinceEpochMillis when this worker's first generator emitted its first record, on the job's clock; 0 before
+ * @param claimsFault   this worker's operators found the run's fault due and ask the collector for it (one worker gets it)
  * @param window        the measured window's latencies; only in the worker's final push
  */
 public record WorkerStatus(
@@ -43,6 +45,8 @@ public record WorkerStatus(
         String failure,
         long restartedInstances,
         long faultInjectedAtEpochMillis,
+        long emittingSinceEpochMillis,
+        boolean claimsFault,
         OperatorMetrics.LatencyWindow window) {
 
     private static final String WORKER = "worker";
@@ -56,6 +60,8 @@ public record WorkerStatus(
     private static final String FAILURE = "failure";
     private static final String RESTARTED = "restartedInstances";
     private static final String FAULT_INJECTED_AT = "faultInjectedAtEpochMillis";
+    private static final String EMITTING_SINCE = "emittingSinceEpochMillis";
+    private static final String CLAIMS_FAULT = "claimsFault";
     private static final String HISTOGRAM = "histogram.";
     private static final String END_TO_END = "endToEnd";
     private static final String GENERATOR_DELAY = "generatorDelay";
@@ -100,6 +106,8 @@ public record WorkerStatus(
         }
         p.setProperty(RESTARTED, Long.toString(restartedInstances));
         p.setProperty(FAULT_INJECTED_AT, Long.toString(faultInjectedAtEpochMillis));
+        p.setProperty(EMITTING_SINCE, Long.toString(emittingSinceEpochMillis));
+        p.setProperty(CLAIMS_FAULT, Boolean.toString(claimsFault));
         if (window != null) {
             window.byResult()
                     .forEach((result, histogram) -> p.setProperty(HISTOGRAM + result.label(), encode(histogram)));
@@ -152,12 +160,16 @@ public record WorkerStatus(
                 p.getProperty(FAILURE),
                 Long.parseLong(p.getProperty(RESTARTED, "0")),
                 Long.parseLong(p.getProperty(FAULT_INJECTED_AT, "0")),
+                Long.parseLong(p.getProperty(EMITTING_SINCE, "0")),
+                Boolean.parseBoolean(p.getProperty(CLAIMS_FAULT)),
                 window);
     }
 
     /**
      * What the collector answers a push with: the run's control state (so a worker that joins
-     * late catches up) and the rest of the job as the other workers last reported it.
+     * late catches up) and the rest of the job as the other workers last reported it;
+     * {@code emittingSinceEpochMillis}: when the run's first record was emitted, by any worker (0
+     * before); {@code faultOwner}: the one worker granted the run's injected fault, or null.
      */
     public record View(
             boolean started,
@@ -166,10 +178,12 @@ public record WorkerStatus(
             Set<Integer> othersEndedInstances,
             long othersHandled,
             boolean allFinal,
-            int workers) {
+            int workers,
+            long emittingSinceEpochMillis,
+            String faultOwner) {
 
         /** A worker without a collector: it is the whole job. */
-        public static final View ALONE = new View(false, false, Map.of(), Set.of(), 0, true, 1);
+        public static final View ALONE = new View(false, false, Map.of(), Set.of(), 0, true, 1, 0, null);
 
         private static final String STARTED = "started";
         private static final String STOP = "stop";
@@ -178,6 +192,8 @@ public record WorkerStatus(
         private static final String OTHERS_HANDLED = "others.handled";
         private static final String ALL_FINAL = "allFinal";
         private static final String WORKERS = "workers";
+        private static final String RUN_EMITTING_SINCE = "emittingSinceEpochMillis";
+        private static final String FAULT_OWNER = "faultOwner";
 
         public View {
             othersEmittedByInstance = Map.copyOf(othersEmittedByInstance);
@@ -202,6 +218,10 @@ public record WorkerStatus(
             p.setProperty(OTHERS_HANDLED, Long.toString(othersHandled));
             p.setProperty(ALL_FINAL, Boolean.toString(allFinal));
             p.setProperty(WORKERS, Integer.toString(workers));
+            p.setProperty(RUN_EMITTING_SINCE, Long.toString(emittingSinceEpochMillis));
+            if (faultOwner != null) {
+                p.setProperty(FAULT_OWNER, faultOwner);
+            }
             return store(p);
         }
 
@@ -222,7 +242,9 @@ public record WorkerStatus(
                     ints(p.getProperty(OTHERS_ENDED, "")),
                     Long.parseLong(p.getProperty(OTHERS_HANDLED, "0")),
                     Boolean.parseBoolean(p.getProperty(ALL_FINAL)),
-                    Integer.parseInt(p.getProperty(WORKERS, "1")));
+                    Integer.parseInt(p.getProperty(WORKERS, "1")),
+                    Long.parseLong(p.getProperty(RUN_EMITTING_SINCE, "0")),
+                    p.getProperty(FAULT_OWNER));
         }
     }
 

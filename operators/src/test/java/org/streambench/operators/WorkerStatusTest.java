@@ -28,6 +28,9 @@ class WorkerStatusTest {
         assertEquals(sent.errors(), read.errors());
         assertEquals(sent.firstError(), read.firstError());
         assertEquals(sent.failure(), read.failure());
+        assertEquals(sent.faultInjectedAtEpochMillis(), read.faultInjectedAtEpochMillis());
+        assertEquals(1_763_999_999_000L, read.emittingSinceEpochMillis());
+        assertTrue(read.claimsFault());
         assertTrue(read.isFinal());
         for (OperatorMetrics.ReadResult result : OperatorMetrics.ReadResult.values()) {
             assertEquals(
@@ -51,8 +54,11 @@ class WorkerStatusTest {
 
     @Test
     void theCollectorsAnswerSurvivesTheWire() {
-        WorkerStatus.View sent = new WorkerStatus.View(true, false, Map.of(1, 40L, 2, 2L), Set.of(2), 39, true, 3);
+        WorkerStatus.View sent = new WorkerStatus.View(
+                true, false, Map.of(1, 40L, 2, 2L), Set.of(2), 39, true, 3, 1_764_000_000_123L, "host:42");
         assertEquals(sent, WorkerStatus.View.fromText(sent.toText()));
+        WorkerStatus.View noFault = new WorkerStatus.View(true, false, Map.of(), Set.of(), 0, false, 1, 0, null);
+        assertEquals(noFault, WorkerStatus.View.fromText(noFault.toText()));
         assertEquals(42, sent.othersEmitted());
     }
 
@@ -105,6 +111,8 @@ class WorkerStatusTest {
                 errors > 0 ? "a database call failed" : null,
                 errors,
                 errors > 0 ? 1_764_000_000_000L + errors : 0,
+                emitted.isEmpty() ? 0 : 1_763_999_999_000L,
+                errors > 0,
                 window);
     }
 

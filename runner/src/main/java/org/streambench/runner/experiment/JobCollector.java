@@ -56,6 +56,7 @@ public final class JobCollector implements AutoCloseable {
 
     private boolean started; // guarded by this
     private boolean stopRequested; // guarded by this
+    private String faultOwner; // guarded by this
 
     private record Received(WorkerStatus status, long nanoTime) {}
 
@@ -115,6 +116,11 @@ public final class JobCollector implements AutoCloseable {
         if (previous == null || !previous.status().isFinal() || status.isFinal()) {
             workers.put(status.worker(), new Received(status, System.nanoTime()));
         }
+        if (status.claimsFault() && faultOwner == null) {
+            // one fault per run, in the first worker whose operators found it due, whichever JVM holds them
+            faultOwner = status.worker();
+        }
+        long emittingSince = 0;
         Map<Integer, Long> othersEmitted = new TreeMap<>();
         Set<Integer> othersEnded = new HashSet<>();
         long othersHandled = 0;
@@ -122,6 +128,10 @@ public final class JobCollector implements AutoCloseable {
         for (Received received : workers.values()) {
             WorkerStatus other = received.status();
             allFinal &= other.isFinal();
+            if (other.emittingSinceEpochMillis() != 0
+                    && (emittingSince == 0 || other.emittingSinceEpochMillis() < emittingSince)) {
+                emittingSince = other.emittingSinceEpochMillis();
+            }
             if (other.worker().equals(status.worker())) {
                 continue;
             }
@@ -130,7 +140,15 @@ public final class JobCollector implements AutoCloseable {
             othersHandled += other.handled();
         }
         return new WorkerStatus.View(
-                started, stopRequested, othersEmitted, othersEnded, othersHandled, allFinal, workers.size());
+                started,
+                stopRequested,
+                othersEmitted,
+                othersEnded,
+                othersHandled,
+                allFinal,
+                workers.size(),
+                emittingSince,
+                faultOwner);
     }
 
     /** The ids of the workers registered so far. */
