@@ -73,9 +73,7 @@ public final class JobRuntime implements AutoCloseable {
     private volatile long rateSampleNanos = System.nanoTime() - RATE_SAMPLE_NANOS;
     private long rateSampleHandled = -1; // guarded by rateLock
     private volatile double handledPerSecond;
-    /** When this JVM's generators emitted their first record (System.nanoTime), 0 before. */
-    private final AtomicLong emittingSinceNanos = new AtomicLong();
-    /** The same moment on the job's clock ({@link EpochClock}, ms), which every JVM of the run shares. */
+    /** When this JVM's generators emitted their first record, on the job's clock ({@link EpochClock}, ms); 0 before. */
     private final AtomicLong emittingSinceEpochMillis = new AtomicLong();
     /** This worker's operators found the fault due and asked the collector for it. */
     private volatile boolean claimsFault;
@@ -235,9 +233,7 @@ public final class JobRuntime implements AutoCloseable {
 
     /** A generator of this JVM emits its first record: the time a fault is due counts from the first. */
     void generatorEmitting() {
-        if (emittingSinceNanos.compareAndSet(0, System.nanoTime())) {
-            emittingSinceEpochMillis.set(EpochClock.nowNanos() / 1_000_000);
-        }
+        emittingSinceEpochMillis.compareAndSet(0, EpochClock.nowNanos() / 1_000_000);
     }
 
     /**
@@ -253,17 +249,13 @@ public final class JobRuntime implements AutoCloseable {
         if (fault == null || faultInjected.get()) {
             return false;
         }
-        if (push == null) {
-            long started = emittingSinceNanos.get();
-            return started != 0 && System.nanoTime() - started >= fault.afterMillis() * 1_000_000 && fire();
-        }
-        WorkerStatus.View view = push.view();
-        long own = emittingSinceEpochMillis.get();
-        long since = own == 0
-                ? view.emittingSinceEpochMillis()
-                : view.emittingSinceEpochMillis() == 0 ? own : Math.min(own, view.emittingSinceEpochMillis());
+        WorkerStatus.View view = view();
+        long since = WorkerStatus.earliest(emittingSinceEpochMillis.get(), view.emittingSinceEpochMillis());
         if (since == 0 || EpochClock.nowNanos() / 1_000_000 - since < fault.afterMillis()) {
             return false;
+        }
+        if (push == null) {
+            return fire();
         }
         if (view.faultOwner() == null) {
             if (!claimsFault) {

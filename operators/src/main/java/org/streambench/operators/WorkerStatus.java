@@ -73,6 +73,11 @@ public record WorkerStatus(
         processed = Map.copyOf(processed);
     }
 
+    /** The earlier of two moments, where 0 is "not yet". */
+    public static long earliest(long a, long b) {
+        return a == 0 ? b : b == 0 ? a : Math.min(a, b);
+    }
+
     public boolean isFinal() {
         return window != null;
     }

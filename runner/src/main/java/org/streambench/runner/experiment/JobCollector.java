@@ -128,10 +128,7 @@ public final class JobCollector implements AutoCloseable {
         for (Received received : workers.values()) {
             WorkerStatus other = received.status();
             allFinal &= other.isFinal();
-            if (other.emittingSinceEpochMillis() != 0
-                    && (emittingSince == 0 || other.emittingSinceEpochMillis() < emittingSince)) {
-                emittingSince = other.emittingSinceEpochMillis();
-            }
+            emittingSince = WorkerStatus.earliest(emittingSince, other.emittingSinceEpochMillis());
             if (other.worker().equals(status.worker())) {
                 continue;
             }

@@ -70,6 +70,26 @@ class FaultGrantTest {
         }
     }
 
+    /** Without a collector (a runtime in a test) the worker is the whole job: its own first record counts. */
+    @Test
+    void aWorkerWithoutACollectorFiresTheFaultOnceAfterItsOwnFirstRecord() throws Exception {
+        ExperimentSpec spec = ExperimentSpec.builder("test", "noop", Pattern.INSERT)
+                .durationSeconds(2)
+                .keys(10)
+                .seed(7)
+                .runToken(13)
+                .metricsPort(TestServers.freePort())
+                .fault(Fault.parse("fail-task@100ms"))
+                .build();
+        try (JobRuntime runtime = JobRuntime.start(spec)) {
+            Thread.sleep(200);
+            assertFalse(runtime.faultDue(), "due before any record was emitted");
+            GeneratorInstance.of(runtime.spec(), 0).next();
+            assertTrue(Polling.until(runtime::faultDue, 5_000), "the fault never fired");
+            assertFalse(runtime.faultDue(), "a fault fires once");
+        }
+    }
+
     private static ExperimentSpec spec(JobCollector collector, int runToken) {
         return ExperimentSpec.builder("test", "noop", Pattern.INSERT)
                 .durationSeconds(2)
