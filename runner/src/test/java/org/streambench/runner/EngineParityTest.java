@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +23,7 @@ import org.streambench.db.StoredRecord;
 import org.streambench.generator.Keys;
 import org.streambench.generator.Pattern;
 import org.streambench.generator.RecordGenerator;
+import org.streambench.local.Home;
 import org.streambench.runner.results.ResultFiles;
 import org.streambench.servers.ServerState;
 import org.streambench.servers.TestServers;
@@ -55,6 +58,13 @@ class EngineParityTest {
                     ((Number) counts.get("emitted")).intValue(),
                     engine + " emitted exactly the bounded count");
             stateByEngine.put(engine, snapshot(Pattern.parse(pattern), generators));
+            // the runner ends a job JVM once its final statuses are in, but not one that writes the class archive at
+            // its end
+            try (Stream<Path> archives = Files.list(Home.work().resolve("class-archives"))) {
+                assertTrue(
+                        archives.anyMatch(a -> a.getFileName().toString().matches(engine + "-[0-9a-f]{16}\\.jsa")),
+                        "the first " + engine + " job wrote its class archive as its JVM ended");
+            }
         }
         Map<String, String> flink = stateByEngine.get("flink");
         assertEquals(

@@ -66,6 +66,7 @@ public final class ExperimentRunner {
     public static final String YARN_LOGS = "yarn-logs";
 
     private static final long SECOND = 1_000_000_000L;
+    private static final long OVER_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final int PROGRESS_EVERY_SECONDS = 5;
     /** The end of a steady warm-up is not known yet. */
     private static final int UNDECIDED = -1;
@@ -571,12 +572,16 @@ public final class ExperimentRunner {
         }
         long start = previous.nanoTime();
         for (int second = 1; warmupEnd == UNDECIDED || second <= warmupEnd + spec.durationSeconds(); second++) {
-            long wait = start + second * SECOND - System.nanoTime();
             // a bounded run's job ends by itself: its end is seen at once, not at the next whole second
-            if (wait > 0) {
-                job.process().waitFor(wait, TimeUnit.NANOSECONDS);
+            if (spec.bounded()) {
+                awaitOver(job, collector, start + second * SECOND);
+            } else {
+                long wait = start + second * SECOND - System.nanoTime();
+                if (wait > 0) {
+                    job.process().waitFor(wait, TimeUnit.NANOSECONDS);
+                }
             }
-            if (!job.process().isAlive()) {
+            if (spec.bounded() ? over(job, collector) : !job.process().isAlive()) {
                 if (spec.bounded() && collector.failure().isEmpty()) {
                     return; // a bounded run ends by itself once every record is processed
                 }
@@ -640,8 +645,7 @@ public final class ExperimentRunner {
         resources.windowEnds();
         control(job, spec, collector, jobLog, JobProtocol.STOP_PATH);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(stopTimeoutSeconds);
-        // on YARN the job is over once every worker reported: the application's own end takes seconds more
-        while (job.process().isAlive() && !(job.overWhenWorkersAreDone() && collector.allFinal())) {
+        while (!over(job, collector)) {
             if (System.nanoTime() > deadline) {
                 throw new JobFailure("the job did not stop within " + stopTimeoutSeconds + " s after the stop request");
             }
@@ -750,7 +754,7 @@ public final class ExperimentRunner {
                 requireWorkersAlive(spec, collector);
                 out.println("  the job's metrics endpoint did not answer in time; asking again");
             } catch (IOException e) {
-                if (endedByItself(job, spec)) {
+                if (endedByItself(job, spec, collector)) {
                     return null;
                 }
                 requireJobAlive(job, spec, collector, jobLog);
@@ -766,7 +770,7 @@ public final class ExperimentRunner {
             collector.control(path);
             return true;
         } catch (IOException e) {
-            if (endedByItself(job, spec)) {
+            if (endedByItself(job, spec, collector)) {
                 return false;
             }
             requireJobAlive(job, spec, collector, jobLog);
@@ -782,14 +786,34 @@ public final class ExperimentRunner {
         }
     }
 
-    private boolean endedByItself(JobLauncher.Job job, ExperimentSpec spec) throws InterruptedException {
-        return spec.bounded() && job.process().waitFor(stopTimeoutSeconds, TimeUnit.SECONDS);
+    private boolean endedByItself(JobLauncher.Job job, ExperimentSpec spec, JobCollector collector)
+            throws InterruptedException {
+        return spec.bounded()
+                && awaitOver(job, collector, System.nanoTime() + TimeUnit.SECONDS.toNanos(stopTimeoutSeconds));
+    }
+
+    /** Whether the job is over: its process ended, or every worker sent its final status and the rest is ended, not awaited. */
+    private static boolean over(JobLauncher.Job job, JobCollector collector) {
+        return !job.process().isAlive() || (job.overWhenWorkersAreDone() && collector.allFinal());
+    }
+
+    /** Waits until the job is over or {@code deadlineNanos} passes; whether it is over. */
+    private static boolean awaitOver(JobLauncher.Job job, JobCollector collector, long deadlineNanos)
+            throws InterruptedException {
+        while (!over(job, collector)) {
+            long wait = Math.min(deadlineNanos - System.nanoTime(), OVER_POLL_NANOS);
+            if (wait <= 0) {
+                return false;
+            }
+            job.process().waitFor(wait, TimeUnit.NANOSECONDS);
+        }
+        return true;
     }
 
     /**
      * Where a run's wall time went, phase by phase in seconds: reset, prefill, settle (the
      * database writing out the prefill, the row count, the spec), jobStart (job JVM launch until
-     * the first processed record), warmup, measured, stop (stop request until the JVM is gone),
+     * the first processed record), warmup, measured, stop (stop request until the job is over and ended),
      * verify. A phase a run did not reach is missing.
      */
     static final class Phases {

@@ -101,13 +101,20 @@ final class JobClassArchive {
         } catch (IOException e) {
             return List.of();
         }
-        return List.of("-XX:ArchiveClassesAtExit=" + pending, QUIET);
+        return List.of(WRITE_AT_EXIT + pending, QUIET);
+    }
+
+    /** Whether a JVM with {@code jvmFlags} writes an archive as it ends: it must then end by itself, not be killed. */
+    static boolean writesAtExit(List<String> jvmFlags) {
+        return jvmFlags.stream().anyMatch(flag -> flag.startsWith(WRITE_AT_EXIT));
     }
 
     /** An archive takes 20-70 MB; writing one needs this much free beside it. */
     private static final long MIN_FREE_BYTES = 1L << 30;
 
     private static final String QUIET = "-Xlog:cds*=off";
+
+    private static final String WRITE_AT_EXIT = "-XX:ArchiveClassesAtExit=";
 
     /**
      * Once the job's JVM has ended: the archive it wrote is kept when it ended normally (a killed

@@ -59,6 +59,11 @@ final class LocalJobLauncher implements JobLauncher {
             }
 
             @Override
+            public boolean overWhenWorkersAreDone() {
+                return !JobClassArchive.writesAtExit(archiveFlags);
+            }
+
+            @Override
             public void ended() {
                 archive.ifPresent(a -> a.jobEnded(!process.isAlive() && process.exitValue() == 0));
             }

@@ -73,11 +73,6 @@ final class YarnJobLauncher implements JobLauncher {
             }
 
             @Override
-            public boolean overWhenWorkersAreDone() {
-                return true;
-            }
-
-            @Override
             public String applicationId() {
                 return submission.applicationId().orElse(null);
             }

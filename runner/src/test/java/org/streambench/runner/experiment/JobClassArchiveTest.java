@@ -94,6 +94,7 @@ class JobClassArchiveTest {
                 JobClassArchive.of("flink", jar.toString(), List.of(), work).orElseThrow();
         List<String> writing = killed.jvmFlags();
         assertTrue(writing.get(0).startsWith("-XX:ArchiveClassesAtExit="), writing.toString());
+        assertTrue(JobClassArchive.writesAtExit(writing), "a job writing the archive must end by itself");
         Path pending = Path.of(writing.get(0).substring("-XX:ArchiveClassesAtExit=".length()));
         Files.writeString(pending, "a partial archive");
         killed.jobEnded(false);
@@ -117,6 +118,7 @@ class JobClassArchiveTest {
                 JobClassArchive.of("flink", jar.toString(), List.of(), work).orElseThrow();
         List<String> mapping = next.jvmFlags();
         assertEquals("-XX:SharedArchiveFile=" + first.archive(), mapping.get(0));
+        assertFalse(JobClassArchive.writesAtExit(mapping), "one mapping it may be ended once its statuses are in");
         String loaded = java(mapping, jar, List.of("-Xlog:class+load=info"));
         assertTrue(
                 loaded.lines()
