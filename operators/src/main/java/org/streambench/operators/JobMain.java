@@ -55,10 +55,12 @@ public final class JobMain {
             runtime.engineVersion(engineVersion);
             runtime.ownJvm();
             runtime.onFailure(reason -> halt(1));
-            if (!spec.guarantee().recovers()) {
+            if (spec.guarantee().recovers()) {
                 // after a restart from a checkpoint, records processed twice count as handled, so the
                 // in-flight count reaches 0 before the last records are processed: an engine that
                 // recovers ends by itself once its sources end and everything they emitted is through
+                runtime.finishesWithItsPipeline();
+            } else {
                 endWhenComplete(runtime);
             }
             pipeline.run(spec);

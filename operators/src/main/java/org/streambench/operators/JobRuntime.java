@@ -62,6 +62,7 @@ public final class JobRuntime implements AutoCloseable {
     private final CountDownLatch startGate;
     private final CollectorPush push; // null without a collector: the worker is the whole job
     private volatile boolean finalPushed;
+    private volatile boolean finishesWithItsPipeline;
     private volatile boolean ownsJvm;
     private volatile String engineVersion;
     private volatile boolean stopRequested;
@@ -133,7 +134,7 @@ public final class JobRuntime implements AutoCloseable {
     }
 
     private void finishIfComplete() {
-        if (!finalPushed && complete()) {
+        if (!finalPushed && !finishesWithItsPipeline && complete()) {
             finish();
         }
     }
@@ -503,6 +504,16 @@ public final class JobRuntime implements AutoCloseable {
         requestStop();
         finalPushed = true;
         pushQuietly();
+    }
+
+    /**
+     * This worker, which runs the job's main, finishes when the engine's pipeline has ended, never
+     * before: after a restart from a checkpoint, records processed twice count as handled, so the
+     * job looks complete while the engine still processes the last of what it replays. The runner
+     * ends the job once every final status is in, and would cut those writes off.
+     */
+    public void finishesWithItsPipeline() {
+        finishesWithItsPipeline = true;
     }
 
     /** Waits until every worker of the job has pushed its final status; false on timeout. */
