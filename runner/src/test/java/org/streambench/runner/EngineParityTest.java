@@ -58,8 +58,7 @@ class EngineParityTest {
                     ((Number) counts.get("emitted")).intValue(),
                     engine + " emitted exactly the bounded count");
             stateByEngine.put(engine, snapshot(Pattern.parse(pattern), generators));
-            // the runner ends a job JVM once its final statuses are in, but not one that writes the class archive at
-            // its end
+            // the runner ends a job JVM once its statuses are in, but lets one that writes its class archive end
             try (Stream<Path> archives = Files.list(Home.work().resolve("class-archives"))) {
                 assertTrue(
                         archives.anyMatch(a -> a.getFileName().toString().matches(engine + "-[0-9a-f]{16}\\.jsa")),

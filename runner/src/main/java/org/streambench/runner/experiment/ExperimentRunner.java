@@ -572,16 +572,8 @@ public final class ExperimentRunner {
         }
         long start = previous.nanoTime();
         for (int second = 1; warmupEnd == UNDECIDED || second <= warmupEnd + spec.durationSeconds(); second++) {
-            // a bounded run's job ends by itself: its end is seen at once, not at the next whole second
-            if (spec.bounded()) {
-                awaitOver(job, collector, start + second * SECOND);
-            } else {
-                long wait = start + second * SECOND - System.nanoTime();
-                if (wait > 0) {
-                    job.process().waitFor(wait, TimeUnit.NANOSECONDS);
-                }
-            }
-            if (spec.bounded() ? over(job, collector) : !job.process().isAlive()) {
+            // a job that ends by itself (a bounded run, or a failed one) is seen at once, not at the next whole second
+            if (awaitOver(job, collector, start + second * SECOND)) {
                 if (spec.bounded() && collector.failure().isEmpty()) {
                     return; // a bounded run ends by itself once every record is processed
                 }
