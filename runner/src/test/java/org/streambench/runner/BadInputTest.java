@@ -329,10 +329,11 @@ class BadInputTest {
     @Test
     void rejectsAGuaranteeOnYarnBeforeLookingForTheCluster() {
         assertRejected(
-                "--guarantee at-least-once is not built for --cluster yarn with spark yet (on YARN: flink"
-                        + " exactly-once; every guarantee the engine gives in a job of its own JVM)",
+                "--guarantee at-least-once is not built for --cluster yarn with apex yet (on YARN: flink"
+                        + " exactly-once, spark at-least-once, spark exactly-once; every guarantee the engine gives in"
+                        + " a job of its own JVM)",
                 "--engine",
-                "spark",
+                "apex",
                 "--cluster",
                 "yarn",
                 "--guarantee",
