@@ -173,11 +173,13 @@ public final class GeneratorInstance {
 
     /**
      * Whether this record waits for the records in flight to go below their bound. Not while
-     * replaying after a restart from a checkpoint: the records in flight at the failure were lost
-     * and count as in flight until the replay processes them again.
+     * replaying after a restart from a checkpoint, in this JVM or another: the records in flight
+     * at the failure were lost and count as in flight until the replay processes them again.
      */
     private boolean heldInFlight() {
-        return maxInFlight > 0 && (sequence & CREDIT_CHECK_MASK) == 0 && sequence >= emittedMark;
+        return maxInFlight > 0
+                && (sequence & CREDIT_CHECK_MASK) == 0
+                && sequence >= Math.max(emittedMark, runtime.highestEmitted(instance));
     }
 
     private long inFlightBound() {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -394,6 +395,7 @@ public final class JobRuntime implements AutoCloseable {
         return copy;
     }
 
+    /** What this worker's generator instances emitted, all together. */
     long totalEmitted() {
         return emittedByInstance.values().stream().mapToLong(AtomicLong::get).sum();
     }
@@ -429,7 +431,7 @@ public final class JobRuntime implements AutoCloseable {
     /** Records the job emitted but has not processed yet (successfully or not), as far as this worker knows. */
     long inFlight() {
         WorkerStatus.View others = view();
-        return totalEmitted() + others.othersEmitted() - handled() - others.othersHandled();
+        return jobEmitted(others) - handled() - others.othersHandled();
     }
 
     /**
@@ -448,7 +450,19 @@ public final class JobRuntime implements AutoCloseable {
 
     /** Records the whole job emitted, as far as this worker knows. */
     long jobEmitted() {
-        return totalEmitted() + view().othersEmitted();
+        return jobEmitted(view());
+    }
+
+    /**
+     * Each instance once, at the highest count this worker or {@code others} report for it: an
+     * instance that the engine restarted in another JVM (Flink's source task on another
+     * TaskManager) replays there from its restored position and reports again what its first JVM
+     * reported already.
+     */
+    private long jobEmitted(WorkerStatus.View others) {
+        Map<Integer, Long> byInstance = new HashMap<>(others.othersEmittedByInstance());
+        emittedByInstance.forEach((instance, count) -> byInstance.merge(instance, count.get(), Math::max));
+        return byInstance.values().stream().mapToLong(Long::longValue).sum();
     }
 
     private long handled() {

@@ -205,12 +205,6 @@ public record WorkerStatus(
             othersEndedInstances = Set.copyOf(othersEndedInstances);
         }
 
-        public long othersEmitted() {
-            return othersEmittedByInstance.values().stream()
-                    .mapToLong(Long::longValue)
-                    .sum();
-        }
-
         public String toText() {
             Properties p = new Properties();
             p.setProperty(STARTED, Boolean.toString(started));

@@ -6,16 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.EnumMap;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.streambench.generator.Pattern;
 import org.streambench.operators.ExperimentSpec;
 import org.streambench.operators.Fault;
 import org.streambench.operators.GeneratorInstance;
 import org.streambench.operators.JobRuntime;
-import org.streambench.operators.Operation;
 import org.streambench.operators.Polling;
 import org.streambench.operators.WorkerStatus;
 import org.streambench.servers.TestServers;
@@ -103,24 +100,10 @@ class FaultGrantTest {
     }
 
     private static WorkerStatus status(String worker, long emittingSinceEpochMillis, boolean claimsFault) {
-        Map<Operation, Long> processed = new EnumMap<>(Operation.class);
-        for (Operation op : Operation.values()) {
-            processed.put(op, 0L);
-        }
-        return new WorkerStatus(
+        return WorkerStatuses.of(
                 worker,
-                "http://" + worker,
-                null,
                 emittingSinceEpochMillis == 0 ? Map.of() : Map.of(0, 1L),
-                Set.of(),
-                processed,
-                0,
-                null,
-                null,
-                0,
-                0,
                 emittingSinceEpochMillis,
-                claimsFault,
-                null);
+                claimsFault);
     }
 }
