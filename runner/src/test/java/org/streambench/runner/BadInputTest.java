@@ -330,8 +330,8 @@ class BadInputTest {
     void rejectsAGuaranteeOnYarnBeforeLookingForTheCluster() {
         assertRejected(
                 "--guarantee at-least-once is not built for --cluster yarn with apex yet (on YARN: flink"
-                        + " exactly-once, spark at-least-once, spark exactly-once; every guarantee the engine gives in"
-                        + " a job of its own JVM)",
+                        + " at-least-once, flink exactly-once, spark at-least-once, spark exactly-once; every guarantee"
+                        + " the engine gives in a job of its own JVM)",
                 "--engine",
                 "apex",
                 "--cluster",
@@ -339,13 +339,13 @@ class BadInputTest {
                 "--guarantee",
                 "at-least-once");
         assertRejected(
-                "--guarantee at-least-once with --fault is not built for --cluster yarn with flink yet",
+                "--guarantee exactly-once with --fault is not built for --cluster yarn with apex yet",
                 "--engine",
-                "flink",
+                "apex",
                 "--cluster",
                 "yarn",
                 "--guarantee",
-                "at-least-once",
+                "exactly-once",
                 "--fault",
                 "fail-task@1s");
         assertRejected(

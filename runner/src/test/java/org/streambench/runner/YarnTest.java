@@ -306,15 +306,16 @@ class YarnTest {
 
     /**
      * A guarantee in YARN's containers: a task fails 3 s into the run, the engine recovers it (Flink
-     * restarts the job from its last checkpoint; Spark runs the task again on the micro-batch's
-     * blocks, once it has processed them, before they are committed), and the run ends as planned
-     * (the application cluster interrupting Flink's job main once the job has finished is no
-     * failure). The audit of every updated key finds nothing lost and, with exactly-once, nothing
-     * applied twice; with at-least-once exactly what the job processed again.
+     * restarts the job from its last checkpoint, its source on either TaskManager; Spark runs the
+     * task again on the micro-batch's blocks, once it has processed them, before they are
+     * committed), and the run ends as planned (the application cluster interrupting Flink's job main
+     * once the job has finished is no failure). The audit of every updated key finds nothing lost
+     * and, with exactly-once, nothing applied twice; with at-least-once what the job processed again.
      */
     @ParameterizedTest
     @CsvSource({
         "flink, exactly-once, fail-task@3s, execution.checkpointing.mode, EXACTLY_ONCE",
+        "flink, at-least-once, fail-task@3s, execution.checkpointing.mode, AT_LEAST_ONCE",
         "spark, exactly-once, fail-checkpoint@3s, spark.task.maxFailures, 4",
         "spark, at-least-once, fail-checkpoint@3s, spark.task.maxFailures, 4"
     })
@@ -351,7 +352,12 @@ class YarnTest {
             assertEquals(0, processedAgain, recovery.toString());
         } else {
             assertTrue(duplicates > 0, "the task ran again on records it had written: " + recovery);
-            assertEquals(processedAgain, duplicates, recovery.toString());
+            // a sync write that Flink's restart interrupted may have reached the database uncounted
+            long restarted = ((Number) recovery.get("restartedInstances")).longValue();
+            assertTrue(
+                    duplicates >= processedAgain && duplicates <= processedAgain + restarted,
+                    "the audit counts what the job processed again, and at most one interrupted write per"
+                            + " restarted instance more: " + recovery);
         }
     }
 
