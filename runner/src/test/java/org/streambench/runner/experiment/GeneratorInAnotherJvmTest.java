@@ -16,9 +16,9 @@ import org.streambench.operators.Polling;
 import org.streambench.servers.TestServers;
 
 /**
- * A generator instance that the engine restarts in another JVM (Flink's source task on another
- * TaskManager on YARN, after a failure before the first checkpoint) replays there from its
- * restored position what its first JVM emitted and reported already. The records in flight at the
+ * A generator instance that the engine restarts in another JVM (Flink's source task on the other
+ * TaskManager on YARN) replays there, from its restored position, what its first JVM emitted and
+ * reported already. The records in flight at the
  * failure were lost, so the replay must not wait for them to be processed (it did, and the run
  * stalled: nothing processed until the runner gave up), and the job counts each instance's records
  * once, at the highest count any worker reports.
