@@ -177,9 +177,7 @@ public final class GeneratorInstance {
      * at the failure were lost and count as in flight until the replay processes them again.
      */
     private boolean heldInFlight() {
-        return maxInFlight > 0
-                && (sequence & CREDIT_CHECK_MASK) == 0
-                && sequence >= Math.max(emittedMark, runtime.highestEmitted(instance));
+        return maxInFlight > 0 && (sequence & CREDIT_CHECK_MASK) == 0 && sequence >= runtime.highestEmitted(instance);
     }
 
     private long inFlightBound() {
