@@ -39,6 +39,11 @@ final class SwarmFixture {
         build.addAll(List.of(images));
         CliResult built = CliResult.bench(build.toArray(String[]::new));
         assertEquals(0, built.code(), built.toString());
+        // what each image took, in the test run's log: the swarm suites' share of CI's time
+        built.out()
+                .lines()
+                .filter(line -> line.startsWith("made ") || line.startsWith("built ") || line.startsWith("images "))
+                .forEach(line -> System.out.println("swarm images: " + line));
     }
 
     /**
