@@ -239,13 +239,17 @@ class SwarmTest {
     /**
      * MariaDB Galera x3: the cluster formed on one machine (the first node bootstraps it, the others
      * join by state transfer), a verified run through the first node that settled (the suite's user
-     * may flush), and every row on every node at once (Galera replicates synchronously).
+     * may flush), seen by the monitoring stack's MySQL exporter, and every row on every node at once
+     * (Galera replicates synchronously).
      */
     @Test
     void aVerifiedRunAgainstAThreeNodeGaleraClusterWhoseNodesAllHoldEveryRow(@TempDir Path tmp) throws Exception {
         swarm.deployHealthy("mariadb");
+        swarm.deployHealthy("monitoring");
         CliResult run = assertVerifiedRun(tmp, "mariadb", GALERA_URL);
         assertFalse(run.out().contains("nothing settled"), run.out());
+        // the monitoring stack's MySQL exporter watches the node the run wrote through
+        awaitExporterCounter("swarm-mariadb", "mysql_global_status_commands_total{command=\"update\"}", 3000);
 
         List<String> nodes = List.of("mariadb-1", "mariadb-2", "mariadb-3");
         for (String node : nodes) {
@@ -262,13 +266,17 @@ class SwarmTest {
     }
 
     /**
-     * Redis (not in the study): a verified run against the primary, and both replicas, replicating
-     * asynchronously, catch up with it: every key, the primary's replication offset.
+     * Redis (not in the study): a verified run against the primary, seen by the monitoring stack's
+     * Redis exporter, and both replicas, replicating asynchronously, catch up with it: every key, the
+     * primary's replication offset.
      */
     @Test
     void aVerifiedRunAgainstARedisPrimaryWhoseTwoReplicasCatchUp(@TempDir Path tmp) throws Exception {
         swarm.deployHealthy("redis");
+        swarm.deployHealthy("monitoring");
         assertVerifiedRunAs("default", tmp, "redis", "redis://127.0.0.1:26379");
+        // the monitoring stack's Redis exporter watches the primary
+        awaitExporterCounter("swarm-redis", "redis_commands_total{cmd=\"hset\"}", 3000);
 
         String primary = redis("redis-1", "INFO", "replication");
         assertTrue(primary.contains("connected_slaves:2"), primary);
@@ -349,6 +357,21 @@ class SwarmTest {
                 .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), url + ": " + response.body());
         return response.body();
+    }
+
+    /**
+     * Waits until the swarm's Prometheus, scraping the monitoring stack's exporter {@code exporter},
+     * has {@code series} at {@code atLeast} or more: one call of the database per record of a run.
+     */
+    private static void awaitExporterCounter(String exporter, String series, double atLeast) throws Exception {
+        String selector = series.replace("{", "{role=\"exporter\",exporter=\"" + exporter + "\",");
+        PrometheusApi prometheus = new PrometheusApi("http://127.0.0.1:29090");
+        PrometheusApi.await(
+                exporter + "'s " + series + " at " + atLeast + " or more",
+                () -> prometheus.query(selector),
+                result ->
+                        result.size() == 1 && result.get(0).get("value").get(1).asDouble() >= atLeast,
+                Duration.ofSeconds(20));
     }
 
     private static String field(String info, String name) {

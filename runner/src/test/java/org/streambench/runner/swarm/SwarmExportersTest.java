@@ -20,14 +20,15 @@ class SwarmExportersTest {
     private static final Path SINGLE_NODE = Home.root().resolve("docker-swarm/single-node");
 
     @Test
-    void theSingleNodeMonitoringStackDeclaresTheNodesAndPostgresqlsExportersEachOnTheAddressItListensOn()
-            throws Exception {
+    void theSingleNodeMonitoringStackDeclaresItsExportersEachOnTheAddressItListensOn() throws Exception {
         Path stack = SINGLE_NODE.resolve("monitoring.yml");
         List<ScrapeTargets.Exporter> exporters = Swarm.exportersOf(stack);
         assertEquals(
                 List.of(
                         new ScrapeTargets.Exporter("swarm-node", URI.create("http://127.0.0.1:29100/metrics")),
-                        new ScrapeTargets.Exporter("swarm-postgresql", URI.create("http://127.0.0.1:29187/metrics"))),
+                        new ScrapeTargets.Exporter("swarm-postgresql", URI.create("http://127.0.0.1:29187/metrics")),
+                        new ScrapeTargets.Exporter("swarm-mariadb", URI.create("http://127.0.0.1:29104/metrics")),
+                        new ScrapeTargets.Exporter("swarm-redis", URI.create("http://127.0.0.1:29121/metrics"))),
                 exporters);
         String file = Files.readString(stack);
         for (ScrapeTargets.Exporter exporter : exporters) {
