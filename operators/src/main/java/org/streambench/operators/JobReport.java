@@ -52,7 +52,7 @@ public record JobReport(
         String engineVersion = null;
         List<OperatorMetrics.LatencyWindow> windows = new ArrayList<>();
         for (WorkerStatus worker : workers) {
-            worker.emittedByInstance().forEach((instance, count) -> emitted.merge(instance, count, Long::max));
+            WorkerStatus.mergeEmitted(emitted, worker.emittedByInstance());
             worker.processed().forEach((op, count) -> processed.merge(op, count, Long::sum));
             errors += worker.errors();
             restarted += worker.restartedInstances();

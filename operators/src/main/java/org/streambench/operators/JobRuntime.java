@@ -453,15 +453,10 @@ public final class JobRuntime implements AutoCloseable {
         return jobEmitted(view());
     }
 
-    /**
-     * Each instance once, at the highest count this worker or {@code others} report for it: an
-     * instance that the engine restarted in another JVM (Flink's source task on another
-     * TaskManager) replays there from its restored position and reports again what its first JVM
-     * reported already.
-     */
+    /** Each instance once, at the highest count this worker or {@code others} report for it. */
     private long jobEmitted(WorkerStatus.View others) {
         Map<Integer, Long> byInstance = new HashMap<>(others.othersEmittedByInstance());
-        emittedByInstance.forEach((instance, count) -> byInstance.merge(instance, count.get(), Math::max));
+        WorkerStatus.mergeEmitted(byInstance, emittedByInstance());
         return byInstance.values().stream().mapToLong(Long::longValue).sum();
     }
 

@@ -73,6 +73,16 @@ public record WorkerStatus(
         processed = Map.copyOf(processed);
     }
 
+    /**
+     * Adds a worker's records emitted per generator instance to {@code byInstance}, where each
+     * instance counts once, at the highest count any worker reports for it: an instance the engine
+     * restarted in another JVM (Flink's source task on another TaskManager) replays there from its
+     * restored position and reports again what its first JVM had reported already.
+     */
+    public static void mergeEmitted(Map<Integer, Long> byInstance, Map<Integer, Long> emittedByInstance) {
+        emittedByInstance.forEach((instance, count) -> byInstance.merge(instance, count, Math::max));
+    }
+
     /** The earlier of two moments, where 0 is "not yet". */
     public static long earliest(long a, long b) {
         return a == 0 ? b : b == 0 ? a : Math.min(a, b);

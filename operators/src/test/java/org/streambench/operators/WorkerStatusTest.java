@@ -87,6 +87,22 @@ class WorkerStatusTest {
         assertNull(report.latency());
     }
 
+    /**
+     * A generator instance that the engine restarted in another JVM reports there again what its
+     * first JVM had reported: the job counts it once, at its highest count.
+     */
+    @Test
+    void anInstanceReportedByTwoWorkersCountsOnceAtItsHighestCount() {
+        JobReport report = JobReport.of(
+                "failed",
+                "killed",
+                List.of(
+                        status("first", Map.of(0, 1_000L, 1, 400L), 0, 0, 0, null),
+                        status("second", Map.of(0, 1_200L), 0, 0, 0, null)));
+        assertEquals(Map.of(0, 1_200L, 1, 400L), report.emittedByInstance());
+        assertEquals(1_600, report.totalEmitted());
+    }
+
     private static WorkerStatus status(
             String worker,
             Map<Integer, Long> emitted,

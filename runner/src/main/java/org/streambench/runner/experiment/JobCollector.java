@@ -132,7 +132,7 @@ public final class JobCollector implements AutoCloseable {
             if (other.worker().equals(status.worker())) {
                 continue;
             }
-            other.emittedByInstance().forEach((instance, count) -> othersEmitted.merge(instance, count, Long::max));
+            WorkerStatus.mergeEmitted(othersEmitted, other.emittedByInstance());
             othersEnded.addAll(other.endedInstances());
             othersHandled += other.handled();
         }
