@@ -437,10 +437,16 @@ public final class JobRuntime implements AutoCloseable {
     /**
      * Records emitted that no processing operator has taken yet, as far as this worker knows: the
      * generators' credit. Unlike {@link #inFlight} it leaves out what exactly-once holds for its
-     * checkpoint's commit, which waits for the checkpoint, not for the operator.
+     * checkpoint's commit, in this worker and the others, which waits for the checkpoint, not for
+     * the operator.
      */
     long queued() {
-        return inFlight() - metrics.awaitingCommitCount();
+        WorkerStatus.View others = view();
+        return jobEmitted(others)
+                - handled()
+                - others.othersHandled()
+                - metrics.awaitingCommitCount()
+                - others.othersAwaitingCommit();
     }
 
     /** Records the whole job processed (successfully or not), as far as this worker knows. */
@@ -546,6 +552,7 @@ public final class JobRuntime implements AutoCloseable {
                 ended,
                 processed,
                 metrics.errorCount(),
+                metrics.awaitingCommitCount(),
                 metrics.firstError(),
                 failure,
                 restartedInstances.get(),

@@ -41,6 +41,7 @@ public record WorkerStatus(
         Set<Integer> endedInstances,
         Map<Operation, Long> processed,
         long errors,
+        long awaitingCommit,
         String firstError,
         String failure,
         long restartedInstances,
@@ -56,6 +57,7 @@ public record WorkerStatus(
     private static final String ENDED = "ended";
     private static final String PROCESSED = "processed.";
     private static final String ERRORS = "errors";
+    private static final String AWAITING_COMMIT = "awaitingCommit";
     private static final String FIRST_ERROR = "firstError";
     private static final String FAILURE = "failure";
     private static final String RESTARTED = "restartedInstances";
@@ -113,6 +115,7 @@ public record WorkerStatus(
                 ENDED, endedInstances.stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
         processed.forEach((op, count) -> p.setProperty(PROCESSED + op.label(), Long.toString(count)));
         p.setProperty(ERRORS, Long.toString(errors));
+        p.setProperty(AWAITING_COMMIT, Long.toString(awaitingCommit));
         if (firstError != null) {
             p.setProperty(FIRST_ERROR, firstError);
         }
@@ -171,6 +174,7 @@ public record WorkerStatus(
                 ints(p.getProperty(ENDED, "")),
                 processed,
                 Long.parseLong(p.getProperty(ERRORS, "0")),
+                Long.parseLong(p.getProperty(AWAITING_COMMIT, "0")),
                 p.getProperty(FIRST_ERROR),
                 p.getProperty(FAILURE),
                 Long.parseLong(p.getProperty(RESTARTED, "0")),
@@ -192,19 +196,21 @@ public record WorkerStatus(
             Map<Integer, Long> othersEmittedByInstance,
             Set<Integer> othersEndedInstances,
             long othersHandled,
+            long othersAwaitingCommit,
             boolean allFinal,
             int workers,
             long emittingSinceEpochMillis,
             String faultOwner) {
 
         /** A worker without a collector: it is the whole job. */
-        public static final View ALONE = new View(false, false, Map.of(), Set.of(), 0, true, 1, 0, null);
+        public static final View ALONE = new View(false, false, Map.of(), Set.of(), 0, 0, true, 1, 0, null);
 
         private static final String STARTED = "started";
         private static final String STOP = "stop";
         private static final String OTHERS_EMITTED = "others.emitted.";
         private static final String OTHERS_ENDED = "others.ended";
         private static final String OTHERS_HANDLED = "others.handled";
+        private static final String OTHERS_AWAITING_COMMIT = "others.awaitingCommit";
         private static final String ALL_FINAL = "allFinal";
         private static final String WORKERS = "workers";
         private static final String RUN_EMITTING_SINCE = "emittingSinceEpochMillis";
@@ -225,6 +231,7 @@ public record WorkerStatus(
                     OTHERS_ENDED,
                     othersEndedInstances.stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
             p.setProperty(OTHERS_HANDLED, Long.toString(othersHandled));
+            p.setProperty(OTHERS_AWAITING_COMMIT, Long.toString(othersAwaitingCommit));
             p.setProperty(ALL_FINAL, Boolean.toString(allFinal));
             p.setProperty(WORKERS, Integer.toString(workers));
             p.setProperty(RUN_EMITTING_SINCE, Long.toString(emittingSinceEpochMillis));
@@ -250,6 +257,7 @@ public record WorkerStatus(
                     emitted,
                     ints(p.getProperty(OTHERS_ENDED, "")),
                     Long.parseLong(p.getProperty(OTHERS_HANDLED, "0")),
+                    Long.parseLong(p.getProperty(OTHERS_AWAITING_COMMIT, "0")),
                     Boolean.parseBoolean(p.getProperty(ALL_FINAL)),
                     Integer.parseInt(p.getProperty(WORKERS, "1")),
                     Long.parseLong(p.getProperty(RUN_EMITTING_SINCE, "0")),

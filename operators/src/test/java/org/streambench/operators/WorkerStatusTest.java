@@ -26,6 +26,7 @@ class WorkerStatusTest {
         assertEquals(sent.endedInstances(), read.endedInstances());
         assertEquals(sent.processed(), read.processed());
         assertEquals(sent.errors(), read.errors());
+        assertEquals(7, read.awaitingCommit());
         assertEquals(sent.firstError(), read.firstError());
         assertEquals(sent.failure(), read.failure());
         assertEquals(sent.faultInjectedAtEpochMillis(), read.faultInjectedAtEpochMillis());
@@ -55,9 +56,9 @@ class WorkerStatusTest {
     @Test
     void theCollectorsAnswerSurvivesTheWire() {
         WorkerStatus.View sent = new WorkerStatus.View(
-                true, false, Map.of(1, 40L, 2, 2L), Set.of(2), 39, true, 3, 1_764_000_000_123L, "host:42");
+                true, false, Map.of(1, 40L, 2, 2L), Set.of(2), 39, 17, true, 3, 1_764_000_000_123L, "host:42");
         assertEquals(sent, WorkerStatus.View.fromText(sent.toText()));
-        WorkerStatus.View noFault = new WorkerStatus.View(true, false, Map.of(), Set.of(), 0, false, 1, 0, null);
+        WorkerStatus.View noFault = new WorkerStatus.View(true, false, Map.of(), Set.of(), 0, 0, false, 1, 0, null);
         assertEquals(noFault, WorkerStatus.View.fromText(noFault.toText()));
     }
 
@@ -122,6 +123,7 @@ class WorkerStatusTest {
                 emitted.keySet(),
                 processed,
                 errors,
+                7, // records awaiting their checkpoint's commit
                 errors > 0 ? "insert: refused=1\nsecond line" : null,
                 errors > 0 ? "a database call failed" : null,
                 errors,

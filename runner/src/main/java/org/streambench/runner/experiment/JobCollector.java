@@ -124,6 +124,7 @@ public final class JobCollector implements AutoCloseable {
         Map<Integer, Long> othersEmitted = new TreeMap<>();
         Set<Integer> othersEnded = new HashSet<>();
         long othersHandled = 0;
+        long othersAwaitingCommit = 0;
         boolean allFinal = true;
         for (Received received : workers.values()) {
             WorkerStatus other = received.status();
@@ -135,6 +136,7 @@ public final class JobCollector implements AutoCloseable {
             WorkerStatus.mergeEmitted(othersEmitted, other.emittedByInstance());
             othersEnded.addAll(other.endedInstances());
             othersHandled += other.handled();
+            othersAwaitingCommit += other.awaitingCommit();
         }
         return new WorkerStatus.View(
                 started,
@@ -142,6 +144,7 @@ public final class JobCollector implements AutoCloseable {
                 othersEmitted,
                 othersEnded,
                 othersHandled,
+                othersAwaitingCommit,
                 allFinal,
                 workers.size(),
                 emittingSince,

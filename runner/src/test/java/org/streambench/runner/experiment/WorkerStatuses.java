@@ -13,6 +13,20 @@ final class WorkerStatuses {
 
     static WorkerStatus of(
             String worker, Map<Integer, Long> emittedByInstance, long emittingSinceEpochMillis, boolean claimsFault) {
+        return of(worker, emittedByInstance, emittingSinceEpochMillis, claimsFault, 0);
+    }
+
+    /** A worker whose operators hold {@code awaitingCommit} records for their checkpoint's commit. */
+    static WorkerStatus holding(String worker, long awaitingCommit) {
+        return of(worker, Map.of(), 0, false, awaitingCommit);
+    }
+
+    private static WorkerStatus of(
+            String worker,
+            Map<Integer, Long> emittedByInstance,
+            long emittingSinceEpochMillis,
+            boolean claimsFault,
+            long awaitingCommit) {
         Map<Operation, Long> processed = new EnumMap<>(Operation.class);
         for (Operation op : Operation.values()) {
             processed.put(op, 0L);
@@ -25,6 +39,7 @@ final class WorkerStatuses {
                 Set.of(),
                 processed,
                 0,
+                awaitingCommit,
                 null,
                 null,
                 0,
