@@ -49,7 +49,7 @@ class AccuracyTest {
     void readLatencyAndThroughputMatchADatabaseOfKnownSpeed(String engine, @TempDir Path tmp) throws Exception {
         List<String> options = new ArrayList<>(
                 List.of("--engine", engine, "--pattern", "read", "--db-setting", "callMicros=" + CALL_MICROS));
-        options.addAll(WINDOW.get(engine));
+        options.addAll(Registries.expectedOf(WINDOW, engine, "WINDOW"));
         Map<String, Object> result = run(tmp, options.toArray(String[]::new));
 
         Map<String, Object> latency = map(result, "readLatencyMicros");
@@ -69,7 +69,10 @@ class AccuracyTest {
                 "throughput " + throughput + "/s is more than a database of " + CALL_MICROS + " us per call can serve ("
                         + ideal + "/s)");
         assertTrue(
-                throughput >= ideal * LEAST_SHARE_OF_IDEAL_THROUGHPUT.get(engine),
+                throughput
+                        >= ideal
+                                * Registries.expectedOf(
+                                        LEAST_SHARE_OF_IDEAL_THROUGHPUT, engine, "LEAST_SHARE_OF_IDEAL_THROUGHPUT"),
                 "throughput " + throughput + "/s, ideal " + ideal + "/s");
     }
 

@@ -42,6 +42,10 @@ import org.streambench.servers.TestServers;
 @Tag("integration")
 class EndToEndTest {
 
+    /** The version each engine's job reports, as the parent pom pins it. */
+    private static final Map<String, String> ENGINE_VERSIONS =
+            Map.of("flink", "Flink 1.20.1", "spark", "Spark 3.5.5", "apex", "Apex 3.7.0");
+
     @ParameterizedTest(name = "{0} x postgresql, {1}")
     // two patterns an engine, every pattern on two engines, reads on every engine (the pattern's logic is
     // the engines' shared operator: AllPairsTest runs mixed on every pair, the quickstart test Flink x all four)
@@ -173,8 +177,7 @@ class EndToEndTest {
         Map<String, Object> environment = map(result, "environment");
         String engineVersion = String.valueOf(environment.get("engineVersion"));
         assertTrue(
-                engineVersion.contains(Map.of("flink", "Flink 1.20.1", "spark", "Spark 3.5.5", "apex", "Apex 3.7.0")
-                        .get(engine)),
+                engineVersion.contains(Registries.expectedOf(ENGINE_VERSIONS, engine, "ENGINE_VERSIONS")),
                 environment.toString());
         if (engine.equals("spark")) {
             assertEquals(

@@ -1,6 +1,7 @@
 package org.streambench.runner;
 
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 import org.streambench.db.Databases;
@@ -38,6 +39,18 @@ public final class Registries {
         return databases().stream()
                 .filter(database -> !Databases.provider(database).orElseThrow().inStudy())
                 .toList();
+    }
+
+    /**
+     * What a test expects of {@code engine}, from the test's own table: a new engine that the
+     * registry hands the test fails it with the table to fill in, not with a NullPointerException.
+     */
+    public static <T> T expectedOf(Map<String, T> byEngine, String engine, String table) {
+        T expected = byEngine.get(engine);
+        if (expected == null) {
+            throw new AssertionError(table + ": no entry for the engine '" + engine + "' in this test; give it one");
+        }
+        return expected;
     }
 
     /** Every engine x database pair, databases first. */

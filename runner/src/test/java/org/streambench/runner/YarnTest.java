@@ -216,11 +216,13 @@ class YarnTest {
             assertEquals("3.4.2", environment.get("yarnVersion"), engine);
             @SuppressWarnings("unchecked")
             Map<String, Object> resources = (Map<String, Object>) environment.get("yarnResources");
-            String askedFor = Map.of(
+            String askedFor = Registries.expectedOf(
+                    Map.of(
                             "spark", "spark.executor.instances",
                             "flink", "taskmanager.numberOfTaskSlots",
-                            "apex", "containerMemoryMb")
-                    .get(engine);
+                            "apex", "containerMemoryMb"),
+                    engine,
+                    "what the job asks YARN for");
             assertTrue(resources.containsKey(askedFor), engine + ": what the job asked YARN for: " + resources);
             String application = String.valueOf(environment.get("applicationId"));
             assertTrue(application.matches("application_\\d+_\\d+"), engine + ": " + environment);
