@@ -115,6 +115,12 @@ public final class ApexEngine implements EngineProvider {
      * of Apex's. A processing operator that failed more than {@code RECOVERY_ATTEMPTS} times ends
      * the application. Without a guarantee a redeployment fails the run, and no attribute changes.
      */
+    /** Exactly-once commits with each streaming window, whatever the checkpoint interval. */
+    @Override
+    public long exactlyOnceCommitMillis(ExperimentSpec spec) {
+        return WINDOW_MILLIS;
+    }
+
     @Override
     public Map<String, String> guaranteeSettings(ExperimentSpec spec) {
         if (!spec.guarantee().recovers()) {

@@ -118,6 +118,12 @@ public final class SparkEngine implements EngineProvider {
         return Map.of("spark.task.maxFailures", Integer.toString(taskAttempts(spec)));
     }
 
+    /** Exactly-once commits with each micro-batch, whatever the checkpoint interval. */
+    @Override
+    public long exactlyOnceCommitMillis(ExperimentSpec spec) {
+        return Long.parseLong(spec.engineSetting("batchIntervalMillis", "1000").trim());
+    }
+
     /** How often Spark runs a task before the job fails: once without a guarantee, a cluster's default 4 with one. */
     static int taskAttempts(ExperimentSpec spec) {
         return spec.guarantee().recovers() ? 4 : 1;

@@ -84,6 +84,14 @@ public interface EngineProvider {
         return false;
     }
 
+    /**
+     * How often, in milliseconds, exactly-once commits the records to the database: when their
+     * effects become visible and they count as processed. By default with each checkpoint.
+     */
+    default long exactlyOnceCommitMillis(ExperimentSpec spec) {
+        return spec.checkpointIntervalMillis();
+    }
+
     /** The engine's own settings for the spec's guarantee, by the engine's names (result.json shows them). */
     default Map<String, String> guaranteeSettings(ExperimentSpec spec) {
         return Map.of();

@@ -163,6 +163,7 @@ public final class ExperimentRunner {
         if (session.note() != null) {
             out.println(session.note());
         }
+        CommitCadence.note(requested, Engines.parse(requested.engine())).ifPresent(out::println);
         Phases phases = new Phases();
         if (fill == null || fill.step() == 1) {
             database.resetSchema();
