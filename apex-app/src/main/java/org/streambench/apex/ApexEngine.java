@@ -107,6 +107,12 @@ public final class ApexEngine implements EngineProvider {
         }
     }
 
+    /** Exactly-once commits with each streaming window, whatever the checkpoint interval. */
+    @Override
+    public long exactlyOnceCommitMillis(ExperimentSpec spec) {
+        return WINDOW_MILLIS;
+    }
+
     /**
      * Apex's own recovery: operators checkpointed every {@code CHECKPOINT_WINDOW_COUNT} streaming
      * windows, a failed processing operator deployed again from its last checkpoint and the windows
@@ -115,12 +121,6 @@ public final class ApexEngine implements EngineProvider {
      * of Apex's. A processing operator that failed more than {@code RECOVERY_ATTEMPTS} times ends
      * the application. Without a guarantee a redeployment fails the run, and no attribute changes.
      */
-    /** Exactly-once commits with each streaming window, whatever the checkpoint interval. */
-    @Override
-    public long exactlyOnceCommitMillis(ExperimentSpec spec) {
-        return WINDOW_MILLIS;
-    }
-
     @Override
     public Map<String, String> guaranteeSettings(ExperimentSpec spec) {
         if (!spec.guarantee().recovers()) {
