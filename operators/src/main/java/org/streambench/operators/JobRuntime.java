@@ -430,7 +430,10 @@ public final class JobRuntime implements AutoCloseable {
 
     /** Records the job emitted but has not processed yet (successfully or not), as far as this worker knows. */
     long inFlight() {
-        WorkerStatus.View others = view();
+        return inFlight(view());
+    }
+
+    private long inFlight(WorkerStatus.View others) {
         return jobEmitted(others) - handled() - others.othersHandled();
     }
 
@@ -442,11 +445,7 @@ public final class JobRuntime implements AutoCloseable {
      */
     long queued() {
         WorkerStatus.View others = view();
-        return jobEmitted(others)
-                - handled()
-                - others.othersHandled()
-                - metrics.awaitingCommitCount()
-                - others.othersAwaitingCommit();
+        return inFlight(others) - metrics.awaitingCommitCount() - others.othersAwaitingCommit();
     }
 
     /** Records the whole job processed (successfully or not), as far as this worker knows. */

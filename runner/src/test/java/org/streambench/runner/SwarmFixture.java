@@ -26,6 +26,8 @@ final class SwarmFixture {
 
     static final Path SWARM_DIR = TestServers.WORK.resolve("swarm");
     static final String PRIMARY_URL = "jdbc:postgresql://127.0.0.1:25432/streambench";
+    /** The records of {@link #assertVerifiedRun}: one update each. */
+    static final int VERIFIED_RUN_RECORDS = 3000;
 
     /** The stacks the running test deployed, removed after it. */
     private final List<String> deployed = new ArrayList<>();
@@ -161,7 +163,7 @@ final class SwarmFixture {
                 "--keys",
                 "500",
                 "--records",
-                "3000",
+                Integer.toString(VERIFIED_RUN_RECORDS),
                 "--duration",
                 "180s", // the bound: Cassandra x3 at QUORUM took 20-74 records/s on two busy cores
                 "--warmup",

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.streambench.runner.SwarmFixture.PRIMARY_URL;
 import static org.streambench.runner.SwarmFixture.SWARM_DIR;
+import static org.streambench.runner.SwarmFixture.VERIFIED_RUN_RECORDS;
 import static org.streambench.runner.SwarmFixture.assertVerifiedRun;
 import static org.streambench.runner.SwarmFixture.assertVerifiedRunAs;
 import static org.streambench.runner.SwarmFixture.container;
@@ -249,7 +250,8 @@ class SwarmTest {
         CliResult run = assertVerifiedRun(tmp, "mariadb", GALERA_URL);
         assertFalse(run.out().contains("nothing settled"), run.out());
         // the monitoring stack's MySQL exporter watches the node the run wrote through
-        awaitExporterCounter("swarm-mariadb", "mysql_global_status_commands_total{command=\"update\"}", 3000);
+        awaitExporterCounter(
+                "swarm-mariadb", "mysql_global_status_commands_total{command=\"update\"}", VERIFIED_RUN_RECORDS);
 
         List<String> nodes = List.of("mariadb-1", "mariadb-2", "mariadb-3");
         for (String node : nodes) {
@@ -276,7 +278,7 @@ class SwarmTest {
         swarm.deployHealthy("monitoring");
         assertVerifiedRunAs("default", tmp, "redis", "redis://127.0.0.1:26379");
         // the monitoring stack's Redis exporter watches the primary
-        awaitExporterCounter("swarm-redis", "redis_commands_total{cmd=\"hset\"}", 3000);
+        awaitExporterCounter("swarm-redis", "redis_commands_total{cmd=\"hset\"}", VERIFIED_RUN_RECORDS);
 
         String primary = redis("redis-1", "INFO", "replication");
         assertTrue(primary.contains("connected_slaves:2"), primary);
