@@ -137,11 +137,16 @@ class MonitorTest {
 
         CliResult finished = run.get(3, TimeUnit.MINUTES);
         assertEquals(0, finished.code(), finished.toString());
-        double resultThroughput = JSON.readTree(out.resolve("result.json").toFile())
-                .get("throughput")
-                .get("mean")
-                .asDouble();
-        assertEquals(2000, resultThroughput, 100, "result.json and the dashboard measure the same records per second");
+        JsonNode result = JSON.readTree(out.resolve("result.json").toFile());
+        double resultThroughput = result.get("throughput").get("mean").asDouble();
+        double generated = result.get("rate").get("generated").asDouble();
+        // a generator that a slow start held back in the warm-up catches up in the window, above 2000/s
+        assertTrue(generated >= 1900, "the generators kept the target rate: " + result.get("rate"));
+        assertEquals(
+                generated,
+                resultThroughput,
+                generated * 0.05,
+                "result.json: the window processed what the generators emitted in it");
         screenshotTheGraphOf("sum by (engine, database) (rate(streambench_records_total[3s]))");
         try (Stream<Path> targets = Files.list(work.resolve("monitor").resolve("targets"))) {
             assertEquals(
