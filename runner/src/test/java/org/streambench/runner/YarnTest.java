@@ -285,28 +285,6 @@ class YarnTest {
     }
 
     /**
-     * Spark stages an application's files (its settings with the database password among them) and
-     * deletes them when its driver shuts down or its submitter sees the application fail; a run
-     * that ends by its duration does neither (the job ends its JVMs itself), so by default they
-     * stayed in ~/.sparkStaging.
-     */
-    @Test
-    @Order(7)
-    void aSparkRunLeavesNoStagingFolder(@TempDir Path tmp) throws Exception {
-        ServerState postgres = server("postgresql");
-        Path out = tmp.resolve("run");
-        CliResult run = CliResult.bench(onYarn("spark", postgres, out, "3s"));
-        assertEquals(0, run.code(), run.toString());
-        @SuppressWarnings("unchecked")
-        Map<String, Object> environment =
-                (Map<String, Object>) ResultFiles.read(out).get("environment");
-        Path staging = Path.of(
-                System.getProperty("user.home"), ".sparkStaging", String.valueOf(environment.get("applicationId")));
-        assertFalse(Files.exists(staging), staging + " is left");
-        assertFalse(Files.exists(out.resolve("job-tmp")), "the run's temporary folder is left");
-    }
-
-    /**
      * A guarantee in YARN's containers: a task fails 3 s into the run, the engine recovers it (Flink
      * restarts the job from its last checkpoint, its source on either TaskManager; Spark runs the
      * task again on the micro-batch's blocks, once it has processed them, before they are
@@ -341,7 +319,11 @@ class YarnTest {
                 fault));
         CliResult run = CliResult.bench(args.toArray(String[]::new));
         assertEquals(0, run.code(), run.toString());
-        Map<String, Object> recovery = EndToEndTest.map(ResultFiles.read(out), "recovery");
+        Map<String, Object> result = ResultFiles.read(out);
+        if (engine.equals("spark")) {
+            assertLeavesNoStagingFolder(result, out);
+        }
+        Map<String, Object> recovery = EndToEndTest.map(result, "recovery");
         assertEquals(value, EndToEndTest.map(recovery, "engineSettings").get(setting), recovery.toString());
         assertTrue(((Number) recovery.get("restartedInstances")).longValue() >= 1, recovery.toString());
         Map<String, Object> audit = EndToEndTest.map(recovery, "audit");
@@ -361,6 +343,20 @@ class YarnTest {
                     "the audit counts what the job processed again, and at most one interrupted write per"
                             + " restarted instance more: " + recovery);
         }
+    }
+
+    /**
+     * Spark stages an application's files (its settings with the database password among them) and
+     * deletes them when its driver shuts down or its submitter sees the application fail; a run
+     * that ends by its duration does neither (the job ends its JVMs itself), so by default they
+     * stayed in ~/.sparkStaging.
+     */
+    private static void assertLeavesNoStagingFolder(Map<String, Object> result, Path out) {
+        Map<String, Object> environment = EndToEndTest.map(result, "environment");
+        Path staging = Path.of(
+                System.getProperty("user.home"), ".sparkStaging", String.valueOf(environment.get("applicationId")));
+        assertFalse(Files.exists(staging), staging + " is left");
+        assertFalse(Files.exists(out.resolve("job-tmp")), "the run's temporary folder is left");
     }
 
     /** YARN kills the application mid-run: the run fails saying so, and nothing of it is left running. */
