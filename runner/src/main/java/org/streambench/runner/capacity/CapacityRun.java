@@ -153,7 +153,7 @@ public final class CapacityRun {
                     result.capacity(),
                     result.stopReason(),
                     seconds(searchStart),
-                    result.steps().stream().map(CapacityRun::document).toList()));
+                    result.steps()));
             write(dir, base, objective, bounds, searches, startedAt);
             console.printf(
                     Locale.ROOT,
@@ -177,11 +177,11 @@ public final class CapacityRun {
         return searches.stream().allMatch(s -> s.capacity() != null);
     }
 
-    private static CapacitySearch.Step step(
+    private static CapacityDocument.Step step(
             RunResult result, double rate, String folder, CapacitySearch.Objective objective) {
         RunDocument.Latency e2e =
                 result.report() == null ? null : result.report().endToEnd();
-        return CapacitySearch.Step.judge(
+        return CapacitySearch.judge(
                 rate,
                 result.rate() == null ? 0 : result.rate().processed(),
                 e2e == null || e2e.count() == 0 ? null : e2e.p50(),
@@ -191,20 +191,6 @@ public final class CapacityRun {
                 result.passed() ? null : result.error(),
                 folder,
                 objective);
-    }
-
-    private static CapacityDocument.Step document(CapacitySearch.Step s) {
-        return new CapacityDocument.Step(
-                s.target(),
-                s.achieved(),
-                s.p50Micros(),
-                s.p99Micros(),
-                s.maxMicros(),
-                s.behind(),
-                s.runError(),
-                s.passed(),
-                s.why(),
-                s.folder());
     }
 
     private static void write(

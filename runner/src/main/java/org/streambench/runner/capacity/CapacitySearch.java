@@ -4,10 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.LongSupplier;
+import org.streambench.model.CapacityDocument.Step;
 
 /**
  * The highest input rate a pipeline sustains within an objective: a search over full runs at fixed
- * rates ({@link Pipeline}), each one a step that passes or fails ({@link Step#judge}).
+ * rates ({@link Pipeline}), each one a step that passes or fails ({@link #judge}).
  * <p>
  * The search starts from an unthrottled probe's throughput T (what the pipeline does when it is
  * never held back) and tries 0.9 T first. While no rate has passed it goes to 0.95 of what the
@@ -58,53 +59,40 @@ public final class CapacitySearch {
     }
 
     /**
-     * One step: the target rate, what was processed, the records' end-to-end latency, whether the run
-     * fell behind, whether it ran ok, and the verdict with its reason.
+     * A step as a run measured it: the target rate, what was processed, the records' end-to-end
+     * latency, whether the run fell behind and whether it ran ok, judged against {@code objective}:
+     * its verdict and the reason for it.
      */
-    public record Step(
+    public static Step judge(
             double target,
             double achieved,
-            Long p50Micros,
-            Long p99Micros,
-            Long maxMicros,
+            Long p50,
+            Long p99,
+            Long max,
             boolean behind,
             String runError,
-            boolean passed,
-            String why,
-            String folder) {
-
-        /** A step as a run measured it, judged against {@code objective}. */
-        public static Step judge(
-                double target,
-                double achieved,
-                Long p50,
-                Long p99,
-                Long max,
-                boolean behind,
-                String runError,
-                String folder,
-                Objective objective) {
-            String why;
-            if (runError != null) {
-                why = "the run failed: " + runError;
-            } else if (achieved < ACHIEVED_SHARE * target) {
-                why = String.format(Locale.ROOT, "processed %,.0f/s, below 99 %% of the target", achieved);
-            } else if (behind) {
-                why = "fell behind: the records emitted but not processed yet kept growing";
-            } else if (p99 == null) {
-                why = "no end-to-end latency was measured";
-            } else if (p99 > objective.p99Micros()) {
-                why = "p99 " + human(p99) + " above the objective " + human(objective.p99Micros());
-            } else {
-                why = "p99 " + human(p99) + " within " + human(objective.p99Micros());
-            }
-            boolean passed = runError == null
-                    && achieved >= ACHIEVED_SHARE * target
-                    && !behind
-                    && p99 != null
-                    && p99 <= objective.p99Micros();
-            return new Step(target, achieved, p50, p99, max, behind, runError, passed, why, folder);
+            String folder,
+            Objective objective) {
+        String why;
+        if (runError != null) {
+            why = "the run failed: " + runError;
+        } else if (achieved < ACHIEVED_SHARE * target) {
+            why = String.format(Locale.ROOT, "processed %,.0f/s, below 99 %% of the target", achieved);
+        } else if (behind) {
+            why = "fell behind: the records emitted but not processed yet kept growing";
+        } else if (p99 == null) {
+            why = "no end-to-end latency was measured";
+        } else if (p99 > objective.p99Micros()) {
+            why = "p99 " + human(p99) + " above the objective " + human(objective.p99Micros());
+        } else {
+            why = "p99 " + human(p99) + " within " + human(objective.p99Micros());
         }
+        boolean passed = runError == null
+                && achieved >= ACHIEVED_SHARE * target
+                && !behind
+                && p99 != null
+                && p99 <= objective.p99Micros();
+        return new Step(target, achieved, p50, p99, max, behind, runError, passed, why, folder);
     }
 
     /** The search's outcome: the highest rate that passed (null: none), every step, and why it stopped. */

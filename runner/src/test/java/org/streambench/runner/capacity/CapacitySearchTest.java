@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.streambench.model.CapacityDocument;
 
 /**
  * The search on simulated pipelines of known capacity: a queue that keeps up below its capacity C
@@ -25,7 +26,7 @@ class CapacitySearchTest {
             boolean keepsUp = rate <= capacity;
             double load = Math.min(rate / capacity, 0.999);
             long p99 = Math.round(2_000 / (1 - load));
-            return CapacitySearch.Step.judge(
+            return CapacitySearch.judge(
                     rate, keepsUp ? rate : capacity, 1_000L, p99, p99 * 2, !keepsUp, null, "step", FIFTY_MS);
         };
     }
@@ -52,8 +53,7 @@ class CapacitySearchTest {
             tried.add(rate);
             double load = Math.min(rate / 1_000, 0.999);
             long p99 = Math.round(2_000 / (1 - load));
-            return CapacitySearch.Step.judge(
-                    rate, Math.min(rate, 1_000), 1L, p99, p99, rate > 1_000, null, "step", tenMs);
+            return CapacitySearch.judge(rate, Math.min(rate, 1_000), 1L, p99, p99, rate > 1_000, null, "step", tenMs);
         };
         CapacitySearch.Result result = CapacitySearch.search(2_000, pipeline, BOUNDS, () -> 0, (n, s) -> {});
         // 1,800 fell short (1,000 processed): next 0.95 x 1,000; 950 kept up but missed the objective: halved
@@ -65,12 +65,12 @@ class CapacitySearchTest {
     void anObjectiveNoRateMeetsEndsWithNoCapacity() throws Exception {
         CapacitySearch.Objective oneMicro = new CapacitySearch.Objective(1);
         CapacitySearch.Pipeline pipeline =
-                rate -> CapacitySearch.Step.judge(rate, rate, 10L, 2_000L, 3_000L, false, null, "step", oneMicro);
+                rate -> CapacitySearch.judge(rate, rate, 10L, 2_000L, 3_000L, false, null, "step", oneMicro);
         CapacitySearch.Result result = CapacitySearch.search(
                 1_000, pipeline, new CapacitySearch.Bounds(50, Long.MAX_VALUE, 0.05), () -> 0, (n, s) -> {});
         assertNull(result.capacity());
         assertEquals("no rate from 1 record/s met the objective", result.stopReason());
-        assertTrue(result.steps().stream().noneMatch(CapacitySearch.Step::passed));
+        assertTrue(result.steps().stream().noneMatch(CapacityDocument.Step::passed));
     }
 
     @Test
@@ -94,23 +94,23 @@ class CapacitySearchTest {
 
     @Test
     void aStepIsJudgedByEveryPartOfTheObjective() {
-        assertTrue(CapacitySearch.Step.judge(100, 99.5, 1L, 40_000L, 1L, false, null, "f", FIFTY_MS)
+        assertTrue(CapacitySearch.judge(100, 99.5, 1L, 40_000L, 1L, false, null, "f", FIFTY_MS)
                 .passed());
         assertEquals(
                 "processed 98/s, below 99 % of the target",
-                CapacitySearch.Step.judge(100, 98, 1L, 40_000L, 1L, false, null, "f", FIFTY_MS)
+                CapacitySearch.judge(100, 98, 1L, 40_000L, 1L, false, null, "f", FIFTY_MS)
                         .why());
         assertEquals(
                 "fell behind: the records emitted but not processed yet kept growing",
-                CapacitySearch.Step.judge(100, 100, 1L, 40_000L, 1L, true, null, "f", FIFTY_MS)
+                CapacitySearch.judge(100, 100, 1L, 40_000L, 1L, true, null, "f", FIFTY_MS)
                         .why());
         assertEquals(
                 "p99 60.0 ms above the objective 50.0 ms",
-                CapacitySearch.Step.judge(100, 100, 1L, 60_000L, 1L, false, null, "f", FIFTY_MS)
+                CapacitySearch.judge(100, 100, 1L, 60_000L, 1L, false, null, "f", FIFTY_MS)
                         .why());
         assertEquals(
                 "the run failed: verification found 1 mismatches",
-                CapacitySearch.Step.judge(100, 100, 1L, 1L, 1L, false, "verification found 1 mismatches", "f", FIFTY_MS)
+                CapacitySearch.judge(100, 100, 1L, 1L, 1L, false, "verification found 1 mismatches", "f", FIFTY_MS)
                         .why());
     }
 }
