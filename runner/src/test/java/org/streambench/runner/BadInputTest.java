@@ -262,14 +262,14 @@ class BadInputTest {
                 "45433");
     }
 
-    /** Exactly-once needs a database whose transactions can hold a checkpoint's writes with its id, and writes at commit. */
+    /** Exactly-once needs a database that can commit a checkpoint's writes with its id, and writes at commit. */
     @ParameterizedTest
     @CsvSource(
             delimiter = '|',
             value = {
-                "flink|cassandra|sync|exactly-once|--guarantee exactly-once commits each checkpoint's writes in one"
-                        + " transaction with the checkpoint's id, and cassandra has no such transactions here; give a"
-                        + " database with them (postgresql, mariadb, hazelcast, redis) or --guarantee at-least-once",
+                "flink|ignite|sync|exactly-once|--guarantee exactly-once commits each checkpoint's writes together"
+                        + " with the checkpoint's id, and ignite cannot commit them so here; give a database that can"
+                        + " (cassandra, hbase, postgresql, mariadb, hazelcast, redis) or --guarantee at-least-once",
                 "flink|postgresql|async:4|exactly-once|so --access async has no calls to overlap; give sync or batch:N",
                 "flink|postgresql|sync|none|--fault fail-checkpoint@1s fails a checkpoint, and --guarantee none takes"
                         + " none",

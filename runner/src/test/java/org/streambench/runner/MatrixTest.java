@@ -450,7 +450,7 @@ class MatrixTest {
                 "--engines",
                 "flink,apex",
                 "--databases",
-                "postgresql,cassandra",
+                "postgresql,ignite",
                 "--patterns",
                 "update",
                 "--blobs",
@@ -464,12 +464,12 @@ class MatrixTest {
         assertEquals(0, run.code(), run.toString());
         // 4 without a guarantee; exactly-once on postgresql only, at-least-once everywhere
         assertTrue(run.out().contains("left out 4 of 20 cells"), run.out());
-        assertTrue(run.out().contains("cassandra has no such transactions here"), run.out());
+        assertTrue(run.out().contains("ignite cannot commit them so here"), run.out());
         assertTrue(run.out().contains("16 experiments"), run.out());
-        assertTrue(run.out().contains("apex/cassandra/update/1/at-least-once-1s/rep-1"), run.out());
+        assertTrue(run.out().contains("apex/ignite/update/1/at-least-once-1s/rep-1"), run.out());
         assertTrue(run.out().contains("apex/postgresql/update/1/exactly-once-10s/rep-1"), run.out());
-        assertTrue(run.out().contains("flink/cassandra/update/1/at-least-once-1s/rep-1"), run.out());
-        assertFalse(run.out().contains("apex/cassandra/update/1/exactly-once"), run.out());
+        assertTrue(run.out().contains("flink/ignite/update/1/at-least-once-1s/rep-1"), run.out());
+        assertFalse(run.out().contains("apex/ignite/update/1/exactly-once"), run.out());
         assertFalse(Files.exists(out));
     }
 

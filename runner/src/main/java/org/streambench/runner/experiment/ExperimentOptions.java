@@ -356,10 +356,10 @@ public final class ExperimentOptions {
         }
         if (parsed == Guarantee.EXACTLY_ONCE) {
             if (!DatabaseSession.provider(database).create().commitsEpochs()) {
-                throw new UserError("--guarantee exactly-once commits each checkpoint's writes in one transaction with"
-                        + " the checkpoint's id, and " + database + " has no such transactions here; give a database"
-                        + " with them (" + String.join(", ", transactionalDatabases())
-                        + ") or --guarantee at-least-once");
+                throw new UserError("--guarantee exactly-once commits each checkpoint's writes together with the"
+                        + " checkpoint's id, and " + database
+                        + " cannot commit them so here; give a database that can ("
+                        + String.join(", ", epochCommittingDatabases()) + ") or --guarantee at-least-once");
             }
             if (accessMode().kind() == AccessMode.Kind.ASYNC) {
                 throw new UserError(
@@ -376,7 +376,7 @@ public final class ExperimentOptions {
         return parsed;
     }
 
-    private static List<String> transactionalDatabases() {
+    private static List<String> epochCommittingDatabases() {
         return Databases.inOrder().stream()
                 .filter(provider -> provider.create().commitsEpochs())
                 .map(DatabaseProvider::name)

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +39,7 @@ import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.HostPort;
+import org.streambench.db.MarkedEpochCommit;
 import org.streambench.db.StoredRecord;
 import org.streambench.generator.SensorRecord;
 
@@ -167,6 +169,9 @@ public final class CassandraDatabase implements Database {
                 session.execute("DROP TABLE IF EXISTS " + table);
                 session.execute("CREATE TABLE " + table + " (" + String.join(", ", COLUMNS) + ", PRIMARY KEY (id))");
             }
+            // made here, where one client resets, not by the sinks' first commits at once
+            session.execute("CREATE TABLE IF NOT EXISTS " + commitsTable() + " (sink text PRIMARY KEY, epoch bigint)");
+            session.execute("TRUNCATE " + commitsTable());
         } catch (DriverException e) {
             throw failure("reset the schema", e);
         }
@@ -314,6 +319,52 @@ public final class CassandraDatabase implements Database {
             }
             throw e;
         }
+    }
+
+    @Override
+    public boolean commitsEpochs() {
+        return true;
+    }
+
+    /**
+     * No transaction holds writes to many partitions together with an epoch (a logged batch is
+     * atomic, but refused past 50 KiB: a few records of 10,000 B), so each sink's epoch is marked in
+     * a table of its own after the epoch's writes ({@link MarkedEpochCommit}).
+     */
+    @Override
+    public boolean commitEpoch(String sink, long epoch, List<Write> writes) {
+        return MarkedEpochCommit.commit(this, epochMarks, sink, epoch, writes);
+    }
+
+    private final MarkedEpochCommit.Marks epochMarks = new MarkedEpochCommit.Marks() {
+        @Override
+        public OptionalLong marked(String sink) {
+            try {
+                Row row = session.execute(SimpleStatement.newInstance(
+                                        "SELECT epoch FROM " + commitsTable() + " WHERE sink = ?", sink)
+                                .setConsistencyLevel(readConsistency))
+                        .one();
+                return row == null ? OptionalLong.empty() : OptionalLong.of(row.getLong(0));
+            } catch (DriverException e) {
+                throw failure("read the committed epoch of " + sink, e);
+            }
+        }
+
+        @Override
+        public void mark(String sink, long epoch) {
+            try {
+                session.execute(SimpleStatement.newInstance(
+                                "UPDATE " + commitsTable() + " SET epoch = ? WHERE sink = ?", epoch, sink)
+                        .setConsistencyLevel(writeConsistency));
+            } catch (DriverException e) {
+                throw failure("mark epoch " + epoch + " of " + sink + " committed", e);
+            }
+        }
+    };
+
+    /** Each exactly-once sink's last committed epoch, beside the records' table. */
+    private String commitsTable() {
+        return table + "_commits";
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -50,6 +51,7 @@ import org.streambench.db.DatabaseException;
 import org.streambench.db.DatabaseProvider;
 import org.streambench.db.DatabaseSettings;
 import org.streambench.db.HostPort;
+import org.streambench.db.MarkedEpochCommit;
 import org.streambench.db.StoredRecord;
 import org.streambench.generator.SensorRecord;
 
@@ -67,6 +69,10 @@ public final class HBaseDatabase implements Database {
         Bytes.toBytes("double_1"), Bytes.toBytes("double_2"), Bytes.toBytes("double_3")
     };
     private static final byte[] PAYLOAD = Bytes.toBytes("payload");
+    /** Each exactly-once sink's last committed epoch: a row of its own in this family, apart from the records'. */
+    private static final byte[] COMMITS = Bytes.toBytes("c");
+
+    private static final byte[] EPOCH = Bytes.toBytes("epoch");
     private static final long PREFILL_BUFFER_BYTES = 8L << 20;
 
     private Connection connection;
@@ -134,6 +140,7 @@ public final class HBaseDatabase implements Database {
                     .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY)
                             .setMobEnabled(false)
                             .build())
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(COMMITS))
                     .build());
         } catch (IOException e) {
             throw failure("reset the schema", e);
@@ -245,6 +252,46 @@ public final class HBaseDatabase implements Database {
     }
 
     @Override
+    public boolean commitsEpochs() {
+        return true;
+    }
+
+    /**
+     * A mutation is atomic within one row only, so each sink's epoch is marked in a row of its own
+     * after the epoch's writes ({@link MarkedEpochCommit}).
+     */
+    @Override
+    public boolean commitEpoch(String sink, long epoch, List<Write> writes) {
+        return MarkedEpochCommit.commit(this, epochMarks, sink, epoch, writes);
+    }
+
+    private final MarkedEpochCommit.Marks epochMarks = new MarkedEpochCommit.Marks() {
+        @Override
+        public OptionalLong marked(String sink) {
+            try {
+                byte[] epoch = table.get(new Get(commitsRow(sink)).addColumn(COMMITS, EPOCH))
+                        .getValue(COMMITS, EPOCH);
+                return epoch == null ? OptionalLong.empty() : OptionalLong.of(Bytes.toLong(epoch));
+            } catch (IOException e) {
+                throw failure("read the committed epoch of " + sink, e);
+            }
+        }
+
+        @Override
+        public void mark(String sink, long epoch) {
+            try {
+                table.put(new Put(commitsRow(sink)).addColumn(COMMITS, EPOCH, Bytes.toBytes(epoch)));
+            } catch (IOException e) {
+                throw failure("mark epoch " + epoch + " of " + sink + " committed", e);
+            }
+        }
+    };
+
+    private static byte[] commitsRow(String sink) {
+        return Bytes.toBytes("#commits:" + sink);
+    }
+
+    @Override
     public boolean writesAreUpserts() {
         return true;
     }
@@ -286,8 +333,9 @@ public final class HBaseDatabase implements Database {
      * also when the server is busy compacting what a run wrote (100 rows of 100,000 B BLOBs are 10 MB
      * read per call; a call of 1,000 rows once timed out after a 6 GB insert run).
      */
+    /** The records' rows, not the sinks' epochs. */
     private static Scan verificationScan() {
-        return new Scan().setCaching(100).setCacheBlocks(false);
+        return new Scan().addFamily(FAMILY).setCaching(100).setCacheBlocks(false);
     }
 
     @Override
