@@ -115,7 +115,8 @@ public interface Database extends AutoCloseable {
 
     /**
      * Whether {@link #commitEpoch} is built: the database has transactions that can hold a batch of
-     * writes together with the epoch they belong to. An engine needs it for exactly-once.
+     * writes together with the epoch they belong to, or upserts of whole values that a mark of the
+     * epoch can follow ({@link MarkedEpochCommit}). An engine needs it for exactly-once.
      */
     default boolean commitsEpochs() {
         return false;
@@ -123,9 +124,9 @@ public interface Database extends AutoCloseable {
 
     /**
      * Exactly-once's commit: stores {@code writes} (as {@link #writeAll}) and records that
-     * {@code sink} committed {@code epoch}, in one transaction. If the sink already committed this
-     * epoch or a later one, it stores nothing and returns false, so a commit repeated after a
-     * recovery is not applied twice. {@link #resetSchema} forgets every sink's epoch. Only where
+     * {@code sink} committed {@code epoch}, in one transaction (or as {@link MarkedEpochCommit}
+     * does). If the sink already committed this epoch or a later one, it stores nothing and returns
+     * false, so a commit repeated after a recovery is not applied twice. {@link #resetSchema} forgets every sink's epoch. Only where
      * {@link #commitsEpochs}.
      */
     default boolean commitEpoch(String sink, long epoch, List<Write> writes) {

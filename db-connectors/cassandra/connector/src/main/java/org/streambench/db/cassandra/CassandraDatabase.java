@@ -72,6 +72,12 @@ public final class CassandraDatabase implements Database {
             "payload blob");
 
     private static final int PREFILL_IN_FLIGHT = 64;
+    /**
+     * A sink's epoch is written and read at QUORUM whatever the records' consistency: a mark read
+     * from a replica that missed it would commit an epoch again and count its records twice.
+     */
+    private static final ConsistencyLevel MARK_CONSISTENCY = DefaultConsistencyLevel.QUORUM;
+
     private static final Duration SCAN_TIMEOUT = Duration.ofMinutes(5);
     /** Small pages: a page of 100 KB BLOBs must fit comfortably in the server's and the client's heap. */
     private static final int SCAN_PAGE_ROWS = 200;
@@ -165,13 +171,17 @@ public final class CassandraDatabase implements Database {
             }
             // a schema change takes about a second each on a single node (2026-11-30: DROP 1.2 s, CREATE 1.1 s),
             // TRUNCATE 0.05-0.1 s; it needs every replica up, so a table it cannot empty is made anew
-            if (!tableHasTheColumns() || !truncated()) {
+            if (!tableHasTheColumns() || !truncated(table)) {
                 session.execute("DROP TABLE IF EXISTS " + table);
                 session.execute("CREATE TABLE " + table + " (" + String.join(", ", COLUMNS) + ", PRIMARY KEY (id))");
             }
             // made here, where one client resets, not by the sinks' first commits at once
-            session.execute("CREATE TABLE IF NOT EXISTS " + commitsTable() + " (sink text PRIMARY KEY, epoch bigint)");
-            session.execute("TRUNCATE " + commitsTable());
+            String commits = "CREATE TABLE IF NOT EXISTS " + commitsTable() + " (sink text PRIMARY KEY, epoch bigint)";
+            session.execute(commits);
+            if (!truncated(commitsTable())) {
+                session.execute("DROP TABLE " + commitsTable());
+                session.execute(commits);
+            }
         } catch (DriverException e) {
             throw failure("reset the schema", e);
         }
@@ -342,7 +352,7 @@ public final class CassandraDatabase implements Database {
             try {
                 Row row = session.execute(SimpleStatement.newInstance(
                                         "SELECT epoch FROM " + commitsTable() + " WHERE sink = ?", sink)
-                                .setConsistencyLevel(readConsistency))
+                                .setConsistencyLevel(MARK_CONSISTENCY))
                         .one();
                 return row == null ? OptionalLong.empty() : OptionalLong.of(row.getLong(0));
             } catch (DriverException e) {
@@ -355,7 +365,7 @@ public final class CassandraDatabase implements Database {
             try {
                 session.execute(SimpleStatement.newInstance(
                                 "UPDATE " + commitsTable() + " SET epoch = ? WHERE sink = ?", epoch, sink)
-                        .setConsistencyLevel(writeConsistency));
+                        .setConsistencyLevel(MARK_CONSISTENCY));
             } catch (DriverException e) {
                 throw failure("mark epoch " + epoch + " of " + sink + " committed", e);
             }
@@ -473,9 +483,9 @@ public final class CassandraDatabase implements Database {
         return idIsTheKey && found.size() == COLUMNS.size() && found.containsAll(COLUMNS);
     }
 
-    private boolean truncated() {
+    private boolean truncated(String aTable) {
         try {
-            session.execute("TRUNCATE " + table);
+            session.execute("TRUNCATE " + aTable);
             return true;
         } catch (DriverException e) {
             return false;

@@ -332,8 +332,8 @@ public final class HBaseDatabase implements Database {
      * fill the block cache, and one call must finish within the client's scanner timeout (60 s)
      * also when the server is busy compacting what a run wrote (100 rows of 100,000 B BLOBs are 10 MB
      * read per call; a call of 1,000 rows once timed out after a 6 GB insert run).
+     * The records' family only: the sinks' epochs are rows of their own.
      */
-    /** The records' rows, not the sinks' epochs. */
     private static Scan verificationScan() {
         return new Scan().addFamily(FAMILY).setCaching(100).setCacheBlocks(false);
     }
