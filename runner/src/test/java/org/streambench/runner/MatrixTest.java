@@ -551,7 +551,7 @@ class MatrixTest {
                 "--guarantees",
                 "exactly-once",
                 "--databases",
-                "cassandra",
+                "ignite",
                 "--out",
                 out.toString());
 
