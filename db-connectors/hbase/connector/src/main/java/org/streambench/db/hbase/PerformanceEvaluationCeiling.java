@@ -85,6 +85,8 @@ final class PerformanceEvaluationCeiling implements CeilingTool {
                 "--nomapred",
                 "--rows=1",
                 "--table=" + HBaseDatabase.tableName(settings).getNameAsString(),
+                // PE deletes and makes anew, in its own layout, a table of another number of families
+                "--families=" + HBaseDatabase.COLUMN_FAMILIES,
                 COMMAND_CLASS,
                 Integer.toString(request.threads())));
         CeilingProcess.run(
