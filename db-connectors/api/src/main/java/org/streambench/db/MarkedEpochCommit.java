@@ -18,27 +18,27 @@ import java.util.OptionalLong;
  * task still committing a later epoch beside its replacement could be overwritten by the earlier
  * epoch's writes; the transactional databases fence it with the sink's row lock.
  */
-public final class MarkedEpochCommit {
+public interface MarkedEpochCommit extends Database {
 
-    /** Where a database keeps each sink's last committed epoch. */
-    public interface Marks {
-        /** The sink's marked epoch; empty before its first commit (and after a schema reset). */
-        OptionalLong marked(String sink);
+    /** The sink's marked epoch; empty before its first commit (and after a schema reset). */
+    OptionalLong markedEpoch(String sink);
 
-        /** Marks {@code epoch} as the sink's last committed one; acknowledged when this returns. */
-        void mark(String sink, long epoch);
+    /** Marks {@code epoch} as the sink's last committed one; acknowledged when this returns. */
+    void markEpoch(String sink, long epoch);
+
+    @Override
+    default boolean commitsEpochs() {
+        return true;
     }
 
-    private MarkedEpochCommit() {}
-
-    /** Commits {@code writes} as {@code sink}'s {@code epoch}; false, storing nothing, if the mark holds it already. */
-    public static boolean commit(Database database, Marks marks, String sink, long epoch, List<Database.Write> writes) {
-        OptionalLong marked = marks.marked(sink);
+    @Override
+    default boolean commitEpoch(String sink, long epoch, List<Write> writes) {
+        OptionalLong marked = markedEpoch(sink);
         if (marked.isPresent() && marked.getAsLong() >= epoch) {
             return false;
         }
-        database.writeAll(writes);
-        marks.mark(sink, epoch);
+        writeAll(writes);
+        markEpoch(sink, epoch);
         return true;
     }
 }

@@ -49,7 +49,7 @@ import org.streambench.generator.SensorRecord;
  * (streambench), {@code table} (sensor_records), {@code replicationStrategy} (SimpleStrategy),
  * {@code replicationFactor} (1), {@code readConsistency} / {@code writeConsistency} (ONE).
  */
-public final class CassandraDatabase implements Database {
+public final class CassandraDatabase implements MarkedEpochCommit {
 
     private static final String NAME = "cassandra";
     private static final String LANGUAGE = "CQL";
@@ -331,46 +331,34 @@ public final class CassandraDatabase implements Database {
         }
     }
 
-    @Override
-    public boolean commitsEpochs() {
-        return true;
-    }
-
     /**
      * No transaction holds writes to many partitions together with an epoch (a logged batch is
      * atomic, but refused past 50 KiB: a few records of 10,000 B), so each sink's epoch is marked in
      * a table of its own after the epoch's writes ({@link MarkedEpochCommit}).
      */
     @Override
-    public boolean commitEpoch(String sink, long epoch, List<Write> writes) {
-        return MarkedEpochCommit.commit(this, epochMarks, sink, epoch, writes);
+    public OptionalLong markedEpoch(String sink) {
+        try {
+            Row row = session.execute(
+                            SimpleStatement.newInstance("SELECT epoch FROM " + commitsTable() + " WHERE sink = ?", sink)
+                                    .setConsistencyLevel(MARK_CONSISTENCY))
+                    .one();
+            return row == null ? OptionalLong.empty() : OptionalLong.of(row.getLong(0));
+        } catch (DriverException e) {
+            throw failure("read the committed epoch of " + sink, e);
+        }
     }
 
-    private final MarkedEpochCommit.Marks epochMarks = new MarkedEpochCommit.Marks() {
-        @Override
-        public OptionalLong marked(String sink) {
-            try {
-                Row row = session.execute(SimpleStatement.newInstance(
-                                        "SELECT epoch FROM " + commitsTable() + " WHERE sink = ?", sink)
-                                .setConsistencyLevel(MARK_CONSISTENCY))
-                        .one();
-                return row == null ? OptionalLong.empty() : OptionalLong.of(row.getLong(0));
-            } catch (DriverException e) {
-                throw failure("read the committed epoch of " + sink, e);
-            }
+    @Override
+    public void markEpoch(String sink, long epoch) {
+        try {
+            session.execute(SimpleStatement.newInstance(
+                            "UPDATE " + commitsTable() + " SET epoch = ? WHERE sink = ?", epoch, sink)
+                    .setConsistencyLevel(MARK_CONSISTENCY));
+        } catch (DriverException e) {
+            throw failure("mark epoch " + epoch + " of " + sink + " committed", e);
         }
-
-        @Override
-        public void mark(String sink, long epoch) {
-            try {
-                session.execute(SimpleStatement.newInstance(
-                                "UPDATE " + commitsTable() + " SET epoch = ? WHERE sink = ?", epoch, sink)
-                        .setConsistencyLevel(MARK_CONSISTENCY));
-            } catch (DriverException e) {
-                throw failure("mark epoch " + epoch + " of " + sink + " committed", e);
-            }
-        }
-    };
+    }
 
     /** Each exactly-once sink's last committed epoch, beside the records' table. */
     private String commitsTable() {
@@ -483,9 +471,9 @@ public final class CassandraDatabase implements Database {
         return idIsTheKey && found.size() == COLUMNS.size() && found.containsAll(COLUMNS);
     }
 
-    private boolean truncated(String aTable) {
+    private boolean truncated(String qualifiedName) {
         try {
-            session.execute("TRUNCATE " + aTable);
+            session.execute("TRUNCATE " + qualifiedName);
             return true;
         } catch (DriverException e) {
             return false;

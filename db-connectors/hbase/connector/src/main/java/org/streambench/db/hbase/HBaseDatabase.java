@@ -61,7 +61,7 @@ import org.streambench.generator.SensorRecord;
  * ({@code host:port[,host:port]}), {@code table} (sensor_records); any setting whose name starts
  * with {@code hbase.} or {@code zookeeper.} is passed to the client configuration.
  */
-public final class HBaseDatabase implements Database {
+public final class HBaseDatabase implements MarkedEpochCommit {
 
     private static final byte[] FAMILY = Bytes.toBytes("d");
     private static final byte[][] VALUE_COLUMNS = {
@@ -71,6 +71,8 @@ public final class HBaseDatabase implements Database {
     private static final byte[] PAYLOAD = Bytes.toBytes("payload");
     /** Each exactly-once sink's last committed epoch: a row of its own in this family, apart from the records'. */
     private static final byte[] COMMITS = Bytes.toBytes("c");
+    /** The table's column families, the records' and the sinks' epochs (HBase's load tool checks the count). */
+    static final int COLUMN_FAMILIES = 2;
 
     private static final byte[] EPOCH = Bytes.toBytes("epoch");
     private static final long PREFILL_BUFFER_BYTES = 8L << 20;
@@ -251,41 +253,29 @@ public final class HBaseDatabase implements Database {
         return asyncTable;
     }
 
-    @Override
-    public boolean commitsEpochs() {
-        return true;
-    }
-
     /**
      * A mutation is atomic within one row only, so each sink's epoch is marked in a row of its own
      * after the epoch's writes ({@link MarkedEpochCommit}).
      */
     @Override
-    public boolean commitEpoch(String sink, long epoch, List<Write> writes) {
-        return MarkedEpochCommit.commit(this, epochMarks, sink, epoch, writes);
+    public OptionalLong markedEpoch(String sink) {
+        try {
+            byte[] epoch = table.get(new Get(commitsRow(sink)).addColumn(COMMITS, EPOCH))
+                    .getValue(COMMITS, EPOCH);
+            return epoch == null ? OptionalLong.empty() : OptionalLong.of(Bytes.toLong(epoch));
+        } catch (IOException e) {
+            throw failure("read the committed epoch of " + sink, e);
+        }
     }
 
-    private final MarkedEpochCommit.Marks epochMarks = new MarkedEpochCommit.Marks() {
-        @Override
-        public OptionalLong marked(String sink) {
-            try {
-                byte[] epoch = table.get(new Get(commitsRow(sink)).addColumn(COMMITS, EPOCH))
-                        .getValue(COMMITS, EPOCH);
-                return epoch == null ? OptionalLong.empty() : OptionalLong.of(Bytes.toLong(epoch));
-            } catch (IOException e) {
-                throw failure("read the committed epoch of " + sink, e);
-            }
+    @Override
+    public void markEpoch(String sink, long epoch) {
+        try {
+            table.put(new Put(commitsRow(sink)).addColumn(COMMITS, EPOCH, Bytes.toBytes(epoch)));
+        } catch (IOException e) {
+            throw failure("mark epoch " + epoch + " of " + sink + " committed", e);
         }
-
-        @Override
-        public void mark(String sink, long epoch) {
-            try {
-                table.put(new Put(commitsRow(sink)).addColumn(COMMITS, EPOCH, Bytes.toBytes(epoch)));
-            } catch (IOException e) {
-                throw failure("mark epoch " + epoch + " of " + sink + " committed", e);
-            }
-        }
-    };
+    }
 
     private static byte[] commitsRow(String sink) {
         return Bytes.toBytes("#commits:" + sink);
