@@ -126,7 +126,8 @@ public interface Database extends AutoCloseable {
      * Exactly-once's commit: stores {@code writes} (as {@link #writeAll}) and records that
      * {@code sink} committed {@code epoch}, in one transaction (or as {@link MarkedEpochCommit}
      * does). If the sink already committed this epoch or a later one, it stores nothing and returns
-     * false, so a commit repeated after a recovery is not applied twice. {@link #resetSchema} forgets every sink's epoch. Only where
+     * false, so a commit repeated after a recovery is not applied twice. {@link #resetSchema}
+     * forgets every sink's epoch. Only where
      * {@link #commitsEpochs}.
      */
     default boolean commitEpoch(String sink, long epoch, List<Write> writes) {

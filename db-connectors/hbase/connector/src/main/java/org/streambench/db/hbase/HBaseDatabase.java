@@ -71,8 +71,8 @@ public final class HBaseDatabase implements MarkedEpochCommit {
     private static final byte[] PAYLOAD = Bytes.toBytes("payload");
     /** Each exactly-once sink's last committed epoch: a row of its own in this family, apart from the records'. */
     private static final byte[] COMMITS = Bytes.toBytes("c");
-    /** The table's column families, the records' and the sinks' epochs (HBase's load tool checks the count). */
-    static final int COLUMN_FAMILIES = 2;
+    /** The table's column families, the records' and the sinks' epochs (HBase's load tool checks their count). */
+    static final List<byte[]> FAMILIES = List.of(FAMILY, COMMITS);
 
     private static final byte[] EPOCH = Bytes.toBytes("epoch");
     private static final long PREFILL_BUFFER_BYTES = 8L << 20;
@@ -139,10 +139,11 @@ public final class HBaseDatabase implements MarkedEpochCommit {
             }
             admin.createTable(TableDescriptorBuilder.newBuilder(tableName)
                     .setDurability(durability)
-                    .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY)
-                            .setMobEnabled(false)
-                            .build())
-                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(COMMITS))
+                    .setColumnFamilies(FAMILIES.stream()
+                            .map(family -> ColumnFamilyDescriptorBuilder.newBuilder(family)
+                                    .setMobEnabled(false)
+                                    .build())
+                            .toList())
                     .build());
         } catch (IOException e) {
             throw failure("reset the schema", e);

@@ -86,7 +86,7 @@ final class PerformanceEvaluationCeiling implements CeilingTool {
                 "--rows=1",
                 "--table=" + HBaseDatabase.tableName(settings).getNameAsString(),
                 // PE deletes and makes anew, in its own layout, a table of another number of families
-                "--families=" + HBaseDatabase.COLUMN_FAMILIES,
+                "--families=" + HBaseDatabase.FAMILIES.size(),
                 COMMAND_CLASS,
                 Integer.toString(request.threads())));
         CeilingProcess.run(
