@@ -67,6 +67,15 @@ public final class FlinkEngine implements EngineProvider {
     }
 
     /**
+     * A TaskManager killed: Flink's ResourceManager gets a new container from YARN, and the job
+     * restarts from its last checkpoint, the sources' positions in it (docs/guarantees.md).
+     */
+    @Override
+    public boolean recoversAKilledWorker() {
+        return true;
+    }
+
+    /**
      * Both guarantees: Flink restarts the job in its TaskManagers' containers from the last
      * checkpoint, the source possibly on another TaskManager than before; the audits on the suite's
      * YARN found nothing lost, and nothing applied twice with exactly-once (docs/guarantees.md).
@@ -182,6 +191,11 @@ public final class FlinkEngine implements EngineProvider {
                 "jobmanager.memory.process.size",
                 "taskmanager.memory.task.heap.size",
                 "taskmanager.numberOfTaskSlots");
+        // a TaskManager that died (--fault kill-worker, a lost node) refuses the next heartbeat's connection:
+        // it is marked lost at once, before the job's restarts meant for a failed task deploy to it in
+        // vain (by default two refused heartbeats 10 s apart; three restarts a second apart gave up first)
+        settings.setProperty("heartbeat.interval", "1000");
+        settings.setProperty("heartbeat.rpc-failure-threshold", "1");
         settings.setProperty("env.java.opts.all", javaOptions);
         settings.setProperty("env.java.opts.jobmanager", "-D" + JobMain.AWAIT_START_PROPERTY + "=true");
         if (spec.password() != null) {

@@ -13,6 +13,9 @@ import java.util.regex.Pattern;
  * <li>{@code fail-checkpoint}: one instance fails the same way while it takes the first checkpoint
  * after that time, once it handed its state over and before the checkpoint completes: the moment
  * a sink that commits too early applies what the restart processes again;
+ * <li>{@code kill-worker}: the JVM of the worker whose operator instance takes a record first once it
+ * is due is SIGKILLed, with everything it hosts (on YARN a container: Flink's TaskManager, Spark's
+ * executor); the cluster's engine must notice the loss, get a new one and restore what it held;
  * <li>{@code kill-db}: the runner SIGKILLs the database server the suite started, and starts it
  * again on the same data {@code lastsMillis} later: every connection breaks, and what the server had
  * not made durable is gone;
@@ -26,6 +29,7 @@ public record Fault(Kind kind, long afterMillis, long lastsMillis) implements Se
     public enum Kind {
         FAIL_TASK("fail-task", null),
         FAIL_CHECKPOINT("fail-checkpoint", null),
+        KILL_WORKER("kill-worker", null),
         KILL_DB("kill-db", "down"),
         FREEZE_DB("freeze-db", "for");
 
@@ -49,8 +53,8 @@ public record Fault(Kind kind, long afterMillis, long lastsMillis) implements Se
     }
 
     private static final String TIME = "([0-9]{1,6})(ms|s)";
-    private static final Pattern FORM = Pattern.compile("(fail-task|fail-checkpoint)@" + TIME + "|(kill-db)@" + TIME
-            + ",down=" + TIME + "|(freeze-db)@" + TIME + ",for=" + TIME);
+    private static final Pattern FORM = Pattern.compile("(fail-task|fail-checkpoint|kill-worker)@" + TIME
+            + "|(kill-db)@" + TIME + ",down=" + TIME + "|(freeze-db)@" + TIME + ",for=" + TIME);
 
     public Fault {
         if ((lastsMillis > 0) != kind.onDatabase()) {
@@ -68,7 +72,7 @@ public record Fault(Kind kind, long afterMillis, long lastsMillis) implements Se
         Matcher m = FORM.matcher(text);
         if (!m.matches()) {
             throw new IllegalArgumentException("--fault '" + text
-                    + "' must be fail-task@TIME, fail-checkpoint@TIME, kill-db@TIME,down=TIME or freeze-db@TIME,for=TIME"
+                    + "' must be fail-task@TIME, fail-checkpoint@TIME, kill-worker@TIME, kill-db@TIME,down=TIME or freeze-db@TIME,for=TIME"
                     + " (TIME after the generators start, e.g. 10s or 2500ms)");
         }
         for (int group = 1; group <= m.groupCount(); group += group == 1 ? 3 : 5) {

@@ -41,6 +41,8 @@ public final class JobRuntime implements AutoCloseable {
 
     private static final long RATE_SAMPLE_NANOS = 250_000_000;
     private static final long START_POLL_MILLIS = 50;
+    /** How a shell reports a process that SIGKILL ended (128 + 9). */
+    private static final int SIGKILLED_STATUS = 137;
 
     /**
      * The workers of the runs this JVM takes part in, by run. Engines create operator instances
@@ -275,6 +277,32 @@ public final class JobRuntime implements AutoCloseable {
         }
         faultInjectedAtEpochMillis.set(EpochClock.nowNanos() / 1_000_000);
         return true;
+    }
+
+    /**
+     * The run's {@code kill-worker} fault fired in this worker: it pushes its last status (with the
+     * fault's time, which tells the collector to expect its silence) and has the operating system
+     * SIGKILL its JVM, which ends as a JVM killed from outside does: nothing flushed, closed or run
+     * on exit. Without a shell to send the signal, the JVM halts with the status a SIGKILL gives.
+     */
+    void killThisWorker() {
+        pushQuietly();
+        try {
+            Process kill = new ProcessBuilder(
+                            "/bin/sh",
+                            "-c",
+                            "kill -KILL " + ProcessHandle.current().pid())
+                    .redirectErrorStream(true)
+                    .start();
+            if (!kill.waitFor(5, TimeUnit.SECONDS)) {
+                kill.destroyForcibly();
+            }
+        } catch (IOException e) {
+            System.err.println("streambench: worker " + workerId + " could not SIGKILL itself (" + e + "); halting");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Runtime.getRuntime().halt(SIGKILLED_STATUS);
     }
 
     /** An engine restarted a processing operator instance from its last checkpoint (after a failure, under a guarantee). */

@@ -150,6 +150,9 @@ public final class ProcessingOperator implements AutoCloseable {
                             // the cause, before an engine's own handling of the failure reports a consequence
                             runtime.fail(injected.getMessage());
                         }
+                        if (fault.kind() == Fault.Kind.KILL_WORKER) {
+                            runtime.killThisWorker();
+                        }
                         throw injected;
                     }
                 };
@@ -170,7 +173,9 @@ public final class ProcessingOperator implements AutoCloseable {
                 runtime::fail,
                 spec.access(),
                 sessions,
-                fault != null && fault.kind() == Fault.Kind.FAIL_TASK ? faultCheck : noFault,
+                fault != null && (fault.kind() == Fault.Kind.FAIL_TASK || fault.kind() == Fault.Kind.KILL_WORKER)
+                        ? faultCheck
+                        : noFault,
                 fault != null && fault.kind() == Fault.Kind.FAIL_CHECKPOINT ? faultCheck : noFault,
                 commits,
                 spec.guarantee().recovers() ? runtime::instanceFailed : null);

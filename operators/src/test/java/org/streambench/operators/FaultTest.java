@@ -17,6 +17,7 @@ class FaultTest {
     @CsvSource({
         "fail-task@10s, FAIL_TASK, 10000, 0, fail-task@10000ms",
         "fail-checkpoint@2500ms, FAIL_CHECKPOINT, 2500, 0, fail-checkpoint@2500ms",
+        "kill-worker@30s, KILL_WORKER, 30000, 0, kill-worker@30000ms",
         "'kill-db@30s,down=10s', KILL_DB, 30000, 10000, 'kill-db@30000ms,down=10000ms'",
         "'freeze-db@3s,for=500ms', FREEZE_DB, 3000, 500, 'freeze-db@3000ms,for=500ms'",
     })
@@ -40,7 +41,8 @@ class FaultTest {
                 "fail-task@3s,down=2s",
                 "kill-db@3s,down=0s",
                 "kill-db@3m,down=1s",
-                "kill-worker@3s"
+                "kill-worker@3s,down=1s",
+                "kill-workers@3s"
             })
     void refusesAFormThatIsNotOne(String text) {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Fault.parse(text));

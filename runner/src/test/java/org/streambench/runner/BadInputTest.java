@@ -103,7 +103,8 @@ class BadInputTest {
                 "--fault|kill@3s|--fault 'kill@3s' must be fail-task@TIME",
                 "--fault|fail-task@١s|--fault 'fail-task@١s' must be fail-task@TIME",
                 "--fault|fail-task@3s|--fault fail-task@3s comes after the run's end (3 s of warm-up and measurement)",
-                "--fault|kill-db@1s|--fault 'kill-db@1s' must be fail-task@TIME, fail-checkpoint@TIME, kill-db@TIME,down=TIME",
+                "--fault|kill-db@1s|--fault 'kill-db@1s' must be fail-task@TIME, fail-checkpoint@TIME, kill-worker@TIME,"
+                        + " kill-db@TIME,down=TIME",
                 "--fault|freeze-db@1s,for=0s|--fault 'freeze-db@1s,for=0s': its for must be more than 0",
                 "--fault|kill-db@1s,down=2s|--fault kill-db@1s,down=2s is not over before the run's end (3 s of warm-up"
                         + " and measurement)",
@@ -356,6 +357,34 @@ class BadInputTest {
                 "yarn",
                 "--fault",
                 "fail-task@1s");
+    }
+
+    /** A killed worker is a JVM the engine replaces: not in a local job, and only where its guarantee holds then. */
+    @Test
+    void rejectsAKilledWorkerInALocalJobAndWhereTheEngineWouldStartItsGeneratorsOver() {
+        assertRejected(
+                "--fault kill-worker@1s kills a worker's JVM for the engine to replace it, and a local job is one"
+                        + " JVM; give --cluster yarn, or --fault fail-task@TIME",
+                "--guarantee",
+                "at-least-once",
+                "--fault",
+                "kill-worker@1s",
+                "--duration",
+                "5s");
+        assertRejected(
+                "--fault kill-worker@1s with --guarantee exactly-once is not built for spark yet: a generator instance"
+                        + " restarted in the JVM that replaces a killed one would start over (see docs/guarantees.md);"
+                        + " give --fault fail-task@TIME",
+                "--engine",
+                "spark",
+                "--cluster",
+                "yarn",
+                "--guarantee",
+                "exactly-once",
+                "--fault",
+                "kill-worker@1s",
+                "--duration",
+                "5s");
     }
 
     @ParameterizedTest

@@ -85,6 +85,15 @@ public interface EngineProvider {
     }
 
     /**
+     * Whether the engine replaces a worker JVM that is killed ({@code --fault kill-worker}) and
+     * restores in the new one what the killed one held, its generator instances' positions among
+     * it, so that its guarantee holds; tried on the suite's YARN.
+     */
+    default boolean recoversAKilledWorker() {
+        return false;
+    }
+
+    /**
      * How often, in milliseconds, exactly-once commits the records to the database: when their
      * effects become visible and they count as processed. By default with each checkpoint.
      */

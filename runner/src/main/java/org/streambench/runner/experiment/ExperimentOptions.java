@@ -89,7 +89,8 @@ public final class ExperimentOptions {
             paramLabel = "KIND@DURATION",
             description = "Inject a fault: fail-task@10s fails a processing operator instance 10 s after the"
                     + " generators start; fail-checkpoint@10s fails one while it takes the first checkpoint after"
-                    + " that (a guarantee only); kill-db@10s,down=5s SIGKILLs the suite's own database server and"
+                    + " that (a guarantee only); kill-worker@10s SIGKILLs the JVM of the worker that holds such an"
+                    + " instance (--cluster yarn: a TaskManager's or executor's container); kill-db@10s,down=5s SIGKILLs the suite's own database server and"
                     + " starts it again on its data 5 s later; freeze-db@10s,for=5s SIGSTOPs it for 5 s. With a"
                     + " guarantee the engine recovers; with none the run fails.")
     String fault;
@@ -296,7 +297,7 @@ public final class ExperimentOptions {
             throw new UserError(e.getMessage());
         }
         long interval = checkpointIntervalMillis("--checkpoint-interval", checkpointInterval);
-        Fault parsedFault = fault(parsedEngine, durationSeconds + warmupSeconds, parsedGuarantee);
+        Fault parsedFault = fault(parsedEngine, durationSeconds + warmupSeconds, parsedGuarantee, job.onYarn());
         if ((parsedGuarantee.recovers() || parsedFault != null)
                 && job.onYarn()
                 && !parsedEngine.recoversOnYarn(parsedGuarantee)) {
@@ -383,7 +384,7 @@ public final class ExperimentOptions {
                 .toList();
     }
 
-    private Fault fault(EngineProvider engine, long runSeconds, Guarantee guarantee) {
+    private Fault fault(EngineProvider engine, long runSeconds, Guarantee guarantee, boolean onYarn) {
         if (fault == null) {
             return null;
         }
@@ -399,6 +400,15 @@ public final class ExperimentOptions {
         if (parsed.kind() == Fault.Kind.FAIL_CHECKPOINT && !guarantee.recovers()) {
             throw new UserError("--fault " + fault.trim() + " fails a checkpoint, and --guarantee none takes none;"
                     + " give --guarantee at-least-once or exactly-once, or --fault fail-task@TIME");
+        }
+        if (parsed.kind() == Fault.Kind.KILL_WORKER && !onYarn) {
+            throw new UserError("--fault " + fault.trim() + " kills a worker's JVM for the engine to replace it, and a"
+                    + " local job is one JVM; give --cluster yarn, or --fault fail-task@TIME");
+        }
+        if (parsed.kind() == Fault.Kind.KILL_WORKER && guarantee.recovers() && !engine.recoversAKilledWorker()) {
+            throw new UserError("--fault " + fault.trim() + " with --guarantee " + guarantee.cliName()
+                    + " is not built for " + engine.name() + " yet: a generator instance restarted in the JVM that"
+                    + " replaces a killed one would start over (see docs/guarantees.md); give --fault fail-task@TIME");
         }
         if (records == null && parsed.afterMillis() >= runSeconds * 1000) {
             throw new UserError("--fault " + fault.trim() + " comes after the run's end (" + runSeconds

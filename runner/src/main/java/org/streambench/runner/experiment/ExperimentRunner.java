@@ -34,6 +34,7 @@ import org.streambench.model.RunDocument.Second;
 import org.streambench.model.RunDocument.Verification;
 import org.streambench.operators.Blob;
 import org.streambench.operators.ExperimentSpec;
+import org.streambench.operators.Fault;
 import org.streambench.operators.Guarantee;
 import org.streambench.operators.JobProtocol;
 import org.streambench.operators.JobReport;
@@ -175,6 +176,9 @@ public final class ExperimentRunner {
                             ? requested.withRunToken(unusedRunToken(database, storesData))
                             : requested)
                     .withCollector(collector.url());
+            if (spec.fault() != null && spec.fault().kind() == Fault.Kind.KILL_WORKER) {
+                collector.faultKillsItsWorker();
+            }
             spec.write(dir.resolve(JOB_SPEC));
             return runCollected(spec, steadyWarmup, session, dir, startedAt, collector, phases, durability, fill);
         }

@@ -57,6 +57,11 @@ public final class JobCollector implements AutoCloseable {
     private boolean started; // guarded by this
     private boolean stopRequested; // guarded by this
     private String faultOwner; // guarded by this
+    private boolean faultKillsItsWorker; // guarded by this
+    /** Workers the run's {@code kill-worker} fault killed: silent for good, their last counts kept; guarded by this. */
+    private final Set<String> killed = new HashSet<>();
+    /** Each worker's last metrics: the job's sums go on counting a killed worker's. */
+    private final Map<String, MetricsScraper.Snapshot> lastSnapshots = new ConcurrentHashMap<>();
 
     private record Received(WorkerStatus status, long nanoTime) {}
 
@@ -74,6 +79,16 @@ public final class JobCollector implements AutoCloseable {
         }));
         server.start();
         url = "http://" + advertisedHost + ":" + server.getAddress().getPort();
+    }
+
+    /**
+     * The run's fault kills the JVM of the worker that fires it ({@code kill-worker}): once that
+     * worker's status says it fired, the collector expects it to fall silent, leaves it out of the
+     * control requests, the silence check and the final statuses it waits for, and keeps its last
+     * counts in the job's, as an engine's replacement worker registers anew.
+     */
+    public synchronized void faultKillsItsWorker() {
+        faultKillsItsWorker = true;
     }
 
     /** What workers push to, as the spec tells them. */
@@ -120,6 +135,9 @@ public final class JobCollector implements AutoCloseable {
             // one fault per run, in the first worker whose operators found it due, whichever JVM holds them
             faultOwner = status.worker();
         }
+        if (faultKillsItsWorker && status.faultInjectedAtEpochMillis() > 0) {
+            killed.add(status.worker());
+        }
         long emittingSince = 0;
         Map<Integer, Long> othersEmitted = new TreeMap<>();
         Set<Integer> othersEnded = new HashSet<>();
@@ -128,7 +146,8 @@ public final class JobCollector implements AutoCloseable {
         boolean allFinal = true;
         for (Received received : workers.values()) {
             WorkerStatus other = received.status();
-            allFinal &= other.isFinal();
+            boolean gone = killed.contains(other.worker());
+            allFinal &= gone || other.isFinal();
             emittingSince = WorkerStatus.earliest(emittingSince, other.emittingSinceEpochMillis());
             if (other.worker().equals(status.worker())) {
                 continue;
@@ -136,7 +155,8 @@ public final class JobCollector implements AutoCloseable {
             WorkerStatus.mergeEmitted(othersEmitted, other.emittedByInstance());
             othersEnded.addAll(other.endedInstances());
             othersHandled += other.handled();
-            othersAwaitingCommit += other.awaitingCommit();
+            // what a killed worker held for its checkpoint's commit died with it: the restore commits it again
+            othersAwaitingCommit += gone ? 0 : other.awaitingCommit();
         }
         return new WorkerStatus.View(
                 started,
@@ -146,7 +166,7 @@ public final class JobCollector implements AutoCloseable {
                 othersHandled,
                 othersAwaitingCommit,
                 allFinal,
-                workers.size(),
+                workers.size() - killed.size(),
                 emittingSince,
                 faultOwner);
     }
@@ -156,14 +176,28 @@ public final class JobCollector implements AutoCloseable {
         return List.copyOf(workers.keySet());
     }
 
-    /** The endpoints of the workers registered so far. */
     /** Tells {@code listener} the endpoints ({@code host:port}) of all workers whenever a new one registers. */
     public synchronized void onNewWorker(Consumer<List<String>> listener) {
         this.newWorkerListener = listener;
     }
 
+    /** The endpoints of the workers alive, as far as the collector knows: all but those the run's fault killed. */
     public synchronized List<String> endpoints() {
-        return workers.values().stream().map(r -> r.status().endpoint()).toList();
+        return workers.values().stream()
+                .filter(r -> !killed.contains(r.status().worker()))
+                .map(r -> r.status().endpoint())
+                .toList();
+    }
+
+    private synchronized boolean killed(String endpoint) {
+        return killedEndpoints().contains(endpoint);
+    }
+
+    private synchronized List<String> killedEndpoints() {
+        return workers.values().stream()
+                .filter(r -> killed.contains(r.status().worker()))
+                .map(r -> r.status().endpoint())
+                .toList();
     }
 
     /**
@@ -177,29 +211,59 @@ public final class JobCollector implements AutoCloseable {
             stopRequested |= path.equals(JobProtocol.STOP_PATH);
         }
         for (String endpoint : endpoints()) {
-            HttpResponse<Void> response = client.send(
-                    HttpRequest.newBuilder(URI.create(endpoint + path))
-                            .timeout(CONTROL_TIMEOUT)
-                            .POST(HttpRequest.BodyPublishers.noBody())
-                            .build(),
-                    HttpResponse.BodyHandlers.discarding());
+            HttpResponse<Void> response;
+            try {
+                response = client.send(
+                        HttpRequest.newBuilder(URI.create(endpoint + path))
+                                .timeout(CONTROL_TIMEOUT)
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
+            } catch (IOException e) {
+                if (killed(endpoint)) {
+                    continue; // the run's fault killed it meanwhile
+                }
+                throw e;
+            }
             if (response.statusCode() != 200) {
                 throw new IOException(endpoint + path + " answered " + response.statusCode());
             }
         }
     }
 
-    /** Every worker's metrics, added up; no worker registered yet is an error. */
+    /**
+     * Every worker's metrics, added up, a killed worker's as it last answered; no worker alive is
+     * an error. The sum takes the job's clock from the first worker alive.
+     */
     public MetricsScraper.Snapshot scrape() throws IOException, InterruptedException {
         List<String> endpoints = endpoints();
         if (endpoints.isEmpty()) {
             throw new IOException("no worker of the job has registered yet");
         }
         MetricsScraper.Snapshot sum = null;
+        List<String> frozen = new ArrayList<>(killedEndpoints());
         for (String endpoint : endpoints) {
-            MetricsScraper.Snapshot one =
-                    scrapers.computeIfAbsent(endpoint, MetricsScraper::new).scrape();
+            MetricsScraper.Snapshot one;
+            try {
+                one = scrapers.computeIfAbsent(endpoint, MetricsScraper::new).scrape();
+            } catch (IOException e) {
+                if (killed(endpoint)) {
+                    frozen.add(endpoint); // the run's fault killed it meanwhile
+                    continue;
+                }
+                throw e;
+            }
+            lastSnapshots.put(endpoint, one);
             sum = sum == null ? one : sum.plus(one);
+        }
+        if (sum == null) {
+            throw new IOException("no worker of the job answered");
+        }
+        for (String endpoint : frozen) {
+            MetricsScraper.Snapshot last = lastSnapshots.get(endpoint);
+            if (last != null) {
+                sum = sum.plus(last);
+            }
         }
         return sum;
     }
@@ -215,7 +279,9 @@ public final class JobCollector implements AutoCloseable {
     /** Whether at least one worker registered and every registered worker has pushed its final status. */
     public synchronized boolean allFinal() {
         return !workers.isEmpty()
-                && workers.values().stream().allMatch(r -> r.status().isFinal());
+                && workers.values().stream()
+                        .allMatch(r -> r.status().isFinal()
+                                || killed.contains(r.status().worker()));
     }
 
     /** Workers that have not pushed for longer than {@code silence}: on a cluster, a worker that died. */
@@ -223,7 +289,7 @@ public final class JobCollector implements AutoCloseable {
         long now = System.nanoTime();
         List<String> silent = new ArrayList<>();
         workers.forEach((id, received) -> {
-            if (!received.status().isFinal() && now - received.nanoTime() > silence.toNanos()) {
+            if (!received.status().isFinal() && !killed.contains(id) && now - received.nanoTime() > silence.toNanos()) {
                 silent.add(id);
             }
         });

@@ -21,19 +21,47 @@ final class WorkerStatuses {
         return of(worker, Map.of(), 0, false, awaitingCommit);
     }
 
+    /**
+     * A worker at {@code endpoint} that fired the run's fault, having processed {@code updates}
+     * records and holding {@code awaitingCommit} for its checkpoint's commit.
+     */
+    static WorkerStatus fired(String worker, String endpoint, long updates, long awaitingCommit) {
+        return of(worker, endpoint, Map.of(0, updates), 1, true, awaitingCommit, updates, 1);
+    }
+
     private static WorkerStatus of(
             String worker,
             Map<Integer, Long> emittedByInstance,
             long emittingSinceEpochMillis,
             boolean claimsFault,
             long awaitingCommit) {
+        return of(
+                worker,
+                "http://" + worker,
+                emittedByInstance,
+                emittingSinceEpochMillis,
+                claimsFault,
+                awaitingCommit,
+                0,
+                0);
+    }
+
+    private static WorkerStatus of(
+            String worker,
+            String endpoint,
+            Map<Integer, Long> emittedByInstance,
+            long emittingSinceEpochMillis,
+            boolean claimsFault,
+            long awaitingCommit,
+            long updates,
+            long faultInjectedAtEpochMillis) {
         Map<Operation, Long> processed = new EnumMap<>(Operation.class);
         for (Operation op : Operation.values()) {
-            processed.put(op, 0L);
+            processed.put(op, op == Operation.UPDATE ? updates : 0L);
         }
         return new WorkerStatus(
                 worker,
-                "http://" + worker,
+                endpoint,
                 null,
                 emittedByInstance,
                 Set.of(),
@@ -43,7 +71,7 @@ final class WorkerStatuses {
                 null,
                 null,
                 0,
-                0,
+                faultInjectedAtEpochMillis,
                 emittingSinceEpochMillis,
                 claimsFault,
                 null);
