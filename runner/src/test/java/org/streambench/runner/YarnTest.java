@@ -285,27 +285,35 @@ class YarnTest {
     }
 
     /**
-     * A guarantee in YARN's containers: a task fails 3 s into the run, the engine recovers it (Flink
-     * restarts the job from its last checkpoint, its source on either TaskManager; Spark runs the
+     * A guarantee in YARN's containers: 3 s into the run a worker is killed or a task fails, the
+     * engine recovers (Flink gets a new container for the SIGKILLed TaskManager from YARN and
+     * restarts the job from its last checkpoint, its sources on either TaskManager; Spark runs the
      * task again on the micro-batch's blocks, once it has processed them, before they are
      * committed), and the run ends as planned (the application cluster interrupting Flink's job main
      * once the job has finished is no failure). The audit of every updated key finds nothing lost
      * and, with exactly-once, nothing applied twice; with at-least-once what the job processed again.
+     * A task failed in a live TaskManager, Flink's other recovery, is in {@code GuaranteesTest}.
      */
     @ParameterizedTest
     @CsvSource({
-        "flink, exactly-once, fail-task@3s, execution.checkpointing.mode, EXACTLY_ONCE",
-        "flink, at-least-once, fail-task@3s, execution.checkpointing.mode, AT_LEAST_ONCE",
-        "spark, exactly-once, fail-checkpoint@3s, spark.task.maxFailures, 4",
-        "spark, at-least-once, fail-checkpoint@3s, spark.task.maxFailures, 4"
+        "flink, exactly-once, kill-worker@3s, 20s, execution.checkpointing.mode, EXACTLY_ONCE",
+        "flink, at-least-once, kill-worker@3s, 20s, execution.checkpointing.mode, AT_LEAST_ONCE",
+        "spark, exactly-once, fail-checkpoint@3s, 8s, spark.task.maxFailures, 4",
+        "spark, at-least-once, fail-checkpoint@3s, 8s, spark.task.maxFailures, 4"
     })
     @Order(7)
-    void aGuaranteeRecoversATaskFailedOnYarnAndTheAuditFindsWhatItPromises(
-            String engine, String guarantee, String fault, String setting, String value, @TempDir Path tmp)
+    void aGuaranteeRecoversAWorkerKilledOrATaskFailedOnYarnAndTheAuditFindsWhatItPromises(
+            String engine,
+            String guarantee,
+            String fault,
+            String duration,
+            String setting,
+            String value,
+            @TempDir Path tmp)
             throws Exception {
         ServerState postgres = server("postgresql");
         Path out = tmp.resolve("run");
-        List<String> args = new ArrayList<>(List.of(onYarn(engine, postgres, out, "8s")));
+        List<String> args = new ArrayList<>(List.of(onYarn(engine, postgres, out, duration)));
         args.addAll(List.of(
                 "--parallelism",
                 "2",
@@ -326,6 +334,11 @@ class YarnTest {
         Map<String, Object> recovery = EndToEndTest.map(result, "recovery");
         assertEquals(value, EndToEndTest.map(recovery, "engineSettings").get(setting), recovery.toString());
         assertTrue(((Number) recovery.get("restartedInstances")).longValue() >= 1, recovery.toString());
+        if (fault.startsWith("kill-worker")) {
+            List<?> workers = (List<?>) EndToEndTest.map(result, "environment").get("workers");
+            // the job's main, two TaskManagers, and the one YARN gave in place of the killed one
+            assertTrue(workers.size() >= 4, "a new worker replaced the killed one: " + workers);
+        }
         Map<String, Object> audit = EndToEndTest.map(recovery, "audit");
         assertEquals(0, ((Number) audit.get("losses")).longValue(), audit.toString());
         assertEquals(0, ((Number) audit.get("unexplainedKeys")).longValue(), audit.toString());
