@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * after that time, once it handed its state over and before the checkpoint completes: the moment
  * a sink that commits too early applies what the restart processes again;
  * <li>{@code kill-worker}: the JVM of the worker whose operator instance takes a record first once it
- * is due is SIGKILLed, with everything it hosts (on YARN a container: Flink's TaskManager, Spark's
- * executor); the cluster's engine must notice the loss, get a new one and restore what it held;
+ * is due is SIGKILLed, with everything it hosts (on YARN a container, such as a Flink TaskManager's);
+ * the cluster's engine must notice the loss, get a new one and restore what it held;
  * <li>{@code kill-db}: the runner SIGKILLs the database server the suite started, and starts it
  * again on the same data {@code lastsMillis} later: every connection breaks, and what the server had
  * not made durable is gone;
