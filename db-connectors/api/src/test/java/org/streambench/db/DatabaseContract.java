@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -290,6 +292,26 @@ public abstract class DatabaseContract {
         assertEquals(0, db.countRows(), "the insert of the failed commit was rolled back");
         assertTrue(db.commitEpoch("sink-0", 1, List.of(new Database.Write(FIRST, FIRST_BLOB, true))));
         assertStored(FIRST, FIRST_BLOB);
+    }
+
+    /**
+     * exactly-once without transactions ({@link MarkedEpochCommit}): a commit cut short after its
+     * writes and before its mark leaves the writes and the earlier mark; the recovery commits that
+     * epoch again, its writes store the same values, and then the mark holds it.
+     */
+    @Test
+    void aMarkedCommitCutShortBeforeItsMarkIsCommittedAgain() {
+        assumeTrue(db instanceof MarkedEpochCommit, "a transaction holds an epoch's writes and its id together");
+        MarkedEpochCommit marked = (MarkedEpochCommit) db;
+        assertTrue(marked.commitEpoch("sink-0", 1, List.of(new Database.Write(FIRST, FIRST_BLOB, true))));
+        List<Database.Write> epochTwo = List.of(new Database.Write(SECOND, SECOND_BLOB, false));
+        db.writeAll(epochTwo); // what a commit of epoch 2 cut short before its mark left
+        assertEquals(OptionalLong.of(1), marked.markedEpoch("sink-0"));
+        assertTrue(marked.commitEpoch("sink-0", 2, epochTwo), "the recovery commits epoch 2 again");
+        assertStored(SECOND, SECOND_BLOB);
+        assertEquals(OptionalLong.of(2), marked.markedEpoch("sink-0"));
+        assertFalse(marked.commitEpoch("sink-0", 2, epochTwo), "then epoch 2 is marked");
+        assertEquals(1, db.countRows());
     }
 
     /** async mode: a connector's asynchronous calls (or the single-call defaults) store and read back alike. */
