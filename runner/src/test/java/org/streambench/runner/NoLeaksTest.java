@@ -263,12 +263,13 @@ class NoLeaksTest {
                     .toList();
             assertFalse(orphans.isEmpty(), "mariadbd outlives its holder (else this test proves nothing)");
             assertTrue(servers.running("mariadb").isPresent(), "status must still see the orphaned server");
+            assertFalse(TestServers.isFree(port), "the orphaned mariadbd still listens on its port");
 
             assertTrue(servers.stop("mariadb"), "stop must find the orphaned server");
             for (ProcessHandle orphan : orphans) {
                 assertTrue(Processes.exitsWithin(orphan, 30), "pid " + orphan.pid() + " survived stop");
             }
-            servers.start("mariadb", port, "--port", DbProfile.DEFAULT); // the port is free again
+            assertTrue(TestServers.isFree(port), "the orphan's port is free again");
         } finally {
             servers.stop("mariadb");
         }

@@ -109,7 +109,8 @@ public final class TestServers {
         throw new IllegalStateException("found no three consecutive free ports");
     }
 
-    private static boolean isFree(int port) {
+    /** Whether a socket can listen on {@code port}: no process holds it. */
+    public static boolean isFree(int port) {
         try (ServerSocket socket = new ServerSocket(port)) {
             return socket.isBound();
         } catch (IOException taken) {
