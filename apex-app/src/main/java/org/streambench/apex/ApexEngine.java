@@ -93,6 +93,26 @@ public final class ApexEngine implements EngineProvider {
     }
 
     /**
+     * Both guarantees on YARN: Apex's application master deploys a failed processing operator again
+     * in a new container, which it gets from YARN, after it has ended the old one (the worker there
+     * tells the runner, which takes its silence for the recovery: {@code endedByEngineAtEpochMillis}).
+     */
+    @Override
+    public boolean recoversOnYarn(Guarantee guarantee) {
+        return guarantee.recovers();
+    }
+
+    /**
+     * A container killed: YARN tells Apex's application master, which deploys the operators it held
+     * again in a new container from their last checkpoint, the generator's position among them if it
+     * was there, and has the buffer server replay the windows since.
+     */
+    @Override
+    public boolean recoversAKilledWorker() {
+        return true;
+    }
+
+    /**
      * Recovery redeploys the failed processing operator only, and the buffer server replays its
      * windows: exactly-once skips a window committed before, so a replayed window must hold the
      * same records, and at-least-once ends by window. A stream inside one container would deploy

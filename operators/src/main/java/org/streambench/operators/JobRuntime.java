@@ -87,6 +87,8 @@ public final class JobRuntime implements AutoCloseable {
     private final AtomicLong faultInjectedAtEpochMillis = new AtomicLong();
 
     private final AtomicLong restartedInstances = new AtomicLong();
+    /** When this JVM was told to end before its worker's final status, on the job's clock (ms); 0 before. */
+    private final AtomicLong endedByEngineAtEpochMillis = new AtomicLong();
 
     private JobRuntime(ExperimentSpec spec, boolean awaitStart, int port) throws IOException {
         this.spec = spec;
@@ -585,6 +587,7 @@ public final class JobRuntime implements AutoCloseable {
                 restartedInstances.get(),
                 faultInjectedAtEpochMillis.get(),
                 emittingSinceEpochMillis.get(),
+                endedByEngineAtEpochMillis.get(),
                 claimsFault,
                 finalPushed ? measuredWindow() : null);
     }
@@ -608,7 +611,23 @@ public final class JobRuntime implements AutoCloseable {
      * ends it when the runner is gone. Workers started lazily by {@link #of} own their JVM.
      */
     void ownJvm() {
+        if (!ownsJvm) {
+            Runtime.getRuntime().addShutdownHook(new Thread(this::endedMidRun, "streambench-worker-ended"));
+        }
         this.ownsJvm = true;
+    }
+
+    /**
+     * This worker's JVM is ending (SIGTERM, an exit) before its final status: an engine replacing
+     * its container, as Apex's application master does with an operator's container after the
+     * operator failed. The worker tells the collector so before the JVM is gone, which under a
+     * guarantee on a cluster takes its silence for the engine's recovery, not for a failure.
+     */
+    private void endedMidRun() {
+        if (!finalPushed && push != null) {
+            endedByEngineAtEpochMillis.compareAndSet(0, EpochClock.nowNanos() / 1_000_000);
+            push.pushNow();
+        }
     }
 
     /** The processing operator of an engine partition that keeps one for the life of the worker (Spark's). */

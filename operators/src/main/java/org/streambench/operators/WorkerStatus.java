@@ -30,6 +30,8 @@ import org.HdrHistogram.Histogram;
  * @param restartedInstances processing operator instances the engine restarted from a checkpoint in this worker
  * @param faultInjectedAtEpochMillis when this worker fired the run's injected fault, on the job's clock; 0 if it did not
  * @param emittingSinceEpochMillis when this worker's first generator emitted its first record, on the job's clock; 0 before
+ * @param endedByEngineAtEpochMillis when this worker's JVM was told to end before the job was over (SIGTERM: an engine
+ *                      replacing the container, as Apex's does after an operator failed), on the job's clock; 0 if not
  * @param claimsFault   this worker's operators found the run's fault due and ask the collector for it (one worker gets it)
  * @param window        the measured window's latencies; only in the worker's final push
  */
@@ -47,6 +49,7 @@ public record WorkerStatus(
         long restartedInstances,
         long faultInjectedAtEpochMillis,
         long emittingSinceEpochMillis,
+        long endedByEngineAtEpochMillis,
         boolean claimsFault,
         OperatorMetrics.LatencyWindow window) {
 
@@ -63,6 +66,7 @@ public record WorkerStatus(
     private static final String RESTARTED = "restartedInstances";
     private static final String FAULT_INJECTED_AT = "faultInjectedAtEpochMillis";
     private static final String EMITTING_SINCE = "emittingSinceEpochMillis";
+    private static final String ENDED_BY_ENGINE_AT = "endedByEngineAtEpochMillis";
     private static final String CLAIMS_FAULT = "claimsFault";
     private static final String HISTOGRAM = "histogram.";
     private static final String END_TO_END = "endToEnd";
@@ -125,6 +129,7 @@ public record WorkerStatus(
         p.setProperty(RESTARTED, Long.toString(restartedInstances));
         p.setProperty(FAULT_INJECTED_AT, Long.toString(faultInjectedAtEpochMillis));
         p.setProperty(EMITTING_SINCE, Long.toString(emittingSinceEpochMillis));
+        p.setProperty(ENDED_BY_ENGINE_AT, Long.toString(endedByEngineAtEpochMillis));
         p.setProperty(CLAIMS_FAULT, Boolean.toString(claimsFault));
         if (window != null) {
             window.byResult()
@@ -180,6 +185,7 @@ public record WorkerStatus(
                 Long.parseLong(p.getProperty(RESTARTED, "0")),
                 Long.parseLong(p.getProperty(FAULT_INJECTED_AT, "0")),
                 Long.parseLong(p.getProperty(EMITTING_SINCE, "0")),
+                Long.parseLong(p.getProperty(ENDED_BY_ENGINE_AT, "0")),
                 Boolean.parseBoolean(p.getProperty(CLAIMS_FAULT)),
                 window);
     }

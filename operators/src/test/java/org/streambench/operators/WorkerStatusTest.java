@@ -129,6 +129,7 @@ class WorkerStatusTest {
                 errors,
                 errors > 0 ? 1_764_000_000_000L + errors : 0,
                 emitted.isEmpty() ? 0 : 1_763_999_999_000L,
+                errors > 0 ? 1_764_000_000_500L : 0,
                 errors > 0,
                 window);
     }

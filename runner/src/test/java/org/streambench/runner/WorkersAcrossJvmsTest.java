@@ -92,6 +92,31 @@ class WorkersAcrossJvmsTest {
         }
     }
 
+    /**
+     * A worker JVM told to end mid-run (SIGTERM, as Apex's application master ends the container of
+     * an operator that failed) tells the collector before it ends; under a guarantee on a cluster the
+     * collector then takes its silence for the engine's recovery and sends it nothing more.
+     */
+    @Test
+    void aWorkerJvmToldToEndMidRunSaysSoBeforeItEnds(@TempDir Path dir) throws Exception {
+        Process worker = null;
+        try (JobCollector collector = new JobCollector("127.0.0.1", "127.0.0.1")) {
+            collector.engineReplacesWorkers();
+            worker = launchWorker(dir, writeSpec(dir, collector, 0), 0);
+            await(() -> collector.endpoints().size() == 1, "the worker registered");
+            collector.control(JobProtocol.START_PATH);
+            await(() -> records(collector) > 0, "the worker processes records");
+            worker.destroy();
+            assertTrue(worker.waitFor(15, TimeUnit.SECONDS), "the worker ended on SIGTERM");
+            assertEquals(List.of(), collector.endpoints(), "the worker said it was ended; logs in " + dir);
+            assertEquals(1, collector.workers().size(), "the run's record keeps it");
+        } finally {
+            if (worker != null) {
+                worker.destroyForcibly();
+            }
+        }
+    }
+
     private static double records(JobCollector collector) {
         try {
             return collector.scrape().records();

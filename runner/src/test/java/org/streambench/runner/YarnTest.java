@@ -289,7 +289,8 @@ class YarnTest {
      * engine recovers (Flink gets a new container for the SIGKILLed TaskManager from YARN and
      * restarts the job from its last checkpoint, its sources on either TaskManager; Spark runs the
      * task again on the micro-batch's blocks, once it has processed them, before they are
-     * committed), and the run ends as planned (the application cluster interrupting Flink's job main
+     * committed; Apex's application master deploys the operators of a killed container, or of one
+     * it ended after an operator failed, in a new container from their last checkpoint), and the run ends as planned (the application cluster interrupting Flink's job main
      * once the job has finished is no failure). The audit of every updated key finds nothing lost
      * and, with exactly-once, nothing applied twice; with at-least-once what the job processed again.
      * A task failed in a live TaskManager, Flink's other recovery, is in {@code GuaranteesTest}.
@@ -299,7 +300,9 @@ class YarnTest {
         "flink, exactly-once, kill-worker@3s, 20s, execution.checkpointing.mode, EXACTLY_ONCE",
         "flink, at-least-once, kill-worker@3s, 20s, execution.checkpointing.mode, AT_LEAST_ONCE",
         "spark, exactly-once, fail-checkpoint@3s, 8s, spark.task.maxFailures, 4",
-        "spark, at-least-once, fail-checkpoint@3s, 8s, spark.task.maxFailures, 4"
+        "spark, at-least-once, fail-checkpoint@3s, 8s, spark.task.maxFailures, 4",
+        "apex, exactly-once, kill-worker@3s, 20s, CHECKPOINT_WINDOW_COUNT, 1",
+        "apex, at-least-once, fail-task@3s, 20s, CHECKPOINT_WINDOW_COUNT, 1"
     })
     @Order(7)
     void aGuaranteeRecoversAWorkerKilledOrATaskFailedOnYarnAndTheAuditFindsWhatItPromises(
@@ -336,7 +339,8 @@ class YarnTest {
         assertTrue(((Number) recovery.get("restartedInstances")).longValue() >= 1, recovery.toString());
         if (fault.startsWith("kill-worker")) {
             List<?> workers = (List<?>) EndToEndTest.map(result, "environment").get("workers");
-            // the job's main, two TaskManagers, and the one YARN gave in place of the killed one
+            // the job's main, two workers (TaskManagers, Apex's containers), and the one YARN gave in place of the
+            // killed one
             assertTrue(workers.size() >= 4, "a new worker replaced the killed one: " + workers);
         }
         Map<String, Object> audit = EndToEndTest.map(recovery, "audit");

@@ -179,6 +179,9 @@ public final class ExperimentRunner {
             if (spec.fault() != null && spec.fault().kind() == Fault.Kind.KILL_WORKER) {
                 collector.faultKillsItsWorker();
             }
+            if (spec.guarantee().recovers() && !launcher.cluster().equals("local")) {
+                collector.engineReplacesWorkers();
+            }
             spec.write(dir.resolve(JOB_SPEC));
             return runCollected(spec, steadyWarmup, session, dir, startedAt, collector, phases, durability, fill);
         }
@@ -496,11 +499,30 @@ public final class ExperimentRunner {
             job.ended();
             job.keepLogs(dir);
             job.deleteStagingOnCluster(jobTmp);
-            Folders.deleteTree(jobTmp);
+            deleteJobTmp(jobTmp);
         } catch (IOException e) {
             out.println("warning: could not delete the job's temporary folder " + jobTmp + ": " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Deletes the job's temporary folder; a killed application's containers may still write into
+     * it for a moment (Apex's checkpoints on YARN), so a delete that met the tree changing is tried
+     * again, twice, a second apart.
+     */
+    private static void deleteJobTmp(Path jobTmp) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Folders.deleteTree(jobTmp);
+                return;
+            } catch (IOException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+                Thread.sleep(1000);
+            }
         }
     }
 

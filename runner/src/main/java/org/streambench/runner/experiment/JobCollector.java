@@ -58,7 +58,11 @@ public final class JobCollector implements AutoCloseable {
     private boolean stopRequested; // guarded by this
     private String faultOwner; // guarded by this
     private boolean faultKillsItsWorker; // guarded by this
-    /** Workers the run's {@code kill-worker} fault killed: silent for good, their last counts kept; guarded by this. */
+    private boolean engineReplacesWorkers; // guarded by this
+    /**
+     * Workers the run's {@code kill-worker} fault killed, or that the engine ended to replace them:
+     * silent for good, their last counts kept; guarded by this.
+     */
     private final Set<String> killed = new HashSet<>();
     /** Each worker's last metrics: the job's sums go on counting a killed worker's. */
     private final Map<String, MetricsScraper.Snapshot> lastSnapshots = new ConcurrentHashMap<>();
@@ -89,6 +93,16 @@ public final class JobCollector implements AutoCloseable {
      */
     public synchronized void faultKillsItsWorker() {
         faultKillsItsWorker = true;
+    }
+
+    /**
+     * The engine recovers by replacing a worker's JVM (a guarantee on a cluster: Apex's application
+     * master ends the container of an operator that failed and deploys it again in a new one): a
+     * worker whose status says its JVM was told to end mid-run is taken as {@link
+     * #faultKillsItsWorker} takes the worker that fired the fault.
+     */
+    public synchronized void engineReplacesWorkers() {
+        engineReplacesWorkers = true;
     }
 
     /** What workers push to, as the spec tells them. */
@@ -135,7 +149,8 @@ public final class JobCollector implements AutoCloseable {
             // one fault per run, in the first worker whose operators found it due, whichever JVM holds them
             faultOwner = status.worker();
         }
-        if (faultKillsItsWorker && status.faultInjectedAtEpochMillis() > 0) {
+        if ((faultKillsItsWorker && status.faultInjectedAtEpochMillis() > 0)
+                || (engineReplacesWorkers && status.endedByEngineAtEpochMillis() > 0)) {
             killed.add(status.worker());
         }
         long emittingSince = 0;

@@ -70,6 +70,33 @@ class KilledWorkerTest {
     }
 
     /**
+     * Under a guarantee on a cluster the engine may end a worker's JVM to replace it (Apex's
+     * application master, after an operator failed): a worker whose status says its JVM was told to
+     * end is taken as the killed one is. Without that mode the same silence is a worker lost.
+     */
+    @Test
+    void aWorkerEndedByTheEngineIsReplacedUnderAGuaranteeOnAClusterAndLostOtherwise() throws Exception {
+        try (JobCollector collector = new JobCollector("127.0.0.1", "127.0.0.1")) {
+            collector.engineReplacesWorkers();
+            collector.receive(WorkerStatuses.of("alive:1", Map.of(), 0, false));
+            WorkerStatus.View toTheEnded =
+                    collector.receive(WorkerStatuses.endedByEngine("ended:2", "http://127.0.0.1:1", 100));
+            assertEquals(1, toTheEnded.workers(), "the ended worker is not one of the job's workers alive");
+            assertEquals(List.of("http://alive:1"), collector.endpoints());
+            Thread.sleep(5);
+            assertEquals(List.of("alive:1"), collector.silentWorkers(Duration.ofMillis(1)));
+            assertEquals(100, collector.report("ok", null).totalProcessed(), "what it processed stays processed");
+        }
+        try (JobCollector collector = new JobCollector("127.0.0.1", "127.0.0.1")) {
+            collector.receive(WorkerStatuses.of("alive:1", Map.of(), 0, false));
+            collector.receive(WorkerStatuses.endedByEngine("ended:2", "http://127.0.0.1:1", 100));
+            assertEquals(List.of("http://alive:1", "http://127.0.0.1:1"), collector.endpoints());
+            Thread.sleep(5);
+            assertEquals(List.of("alive:1", "ended:2"), collector.silentWorkers(Duration.ofMillis(1)));
+        }
+    }
+
+    /**
      * The job's per-second sums go on counting a killed worker's records at its last answer, also
      * when it dies between the collector learning it fired and a scrape: the sums never drop. The
      * job is over when the workers alive have pushed their final statuses. The killed worker here

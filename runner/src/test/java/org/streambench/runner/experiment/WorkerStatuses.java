@@ -26,7 +26,12 @@ final class WorkerStatuses {
      * records and holding {@code awaitingCommit} for its checkpoint's commit.
      */
     static WorkerStatus fired(String worker, String endpoint, long updates, long awaitingCommit) {
-        return of(worker, endpoint, Map.of(0, updates), 1, true, awaitingCommit, updates, 1);
+        return of(worker, endpoint, Map.of(0, updates), 1, true, awaitingCommit, updates, 1, 0);
+    }
+
+    /** A worker at {@code endpoint} whose JVM was told to end mid-run (SIGTERM) after it had processed {@code updates} records. */
+    static WorkerStatus endedByEngine(String worker, String endpoint, long updates) {
+        return of(worker, endpoint, Map.of(), 1, false, 0, updates, 0, 1);
     }
 
     private static WorkerStatus of(
@@ -43,6 +48,7 @@ final class WorkerStatuses {
                 claimsFault,
                 awaitingCommit,
                 0,
+                0,
                 0);
     }
 
@@ -54,7 +60,8 @@ final class WorkerStatuses {
             boolean claimsFault,
             long awaitingCommit,
             long updates,
-            long faultInjectedAtEpochMillis) {
+            long faultInjectedAtEpochMillis,
+            long endedByEngineAtEpochMillis) {
         Map<Operation, Long> processed = new EnumMap<>(Operation.class);
         for (Operation op : Operation.values()) {
             processed.put(op, op == Operation.UPDATE ? updates : 0L);
@@ -73,6 +80,7 @@ final class WorkerStatuses {
                 0,
                 faultInjectedAtEpochMillis,
                 emittingSinceEpochMillis,
+                endedByEngineAtEpochMillis,
                 claimsFault,
                 null);
     }
