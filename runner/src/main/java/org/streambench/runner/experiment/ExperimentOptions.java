@@ -90,7 +90,7 @@ public final class ExperimentOptions {
             description = "Inject a fault: fail-task@10s fails a processing operator instance 10 s after the"
                     + " generators start; fail-checkpoint@10s fails one while it takes the first checkpoint after"
                     + " that (a guarantee only); kill-worker@10s SIGKILLs the JVM of the worker that holds such an"
-                    + " instance (--cluster yarn, Flink: a TaskManager's container); kill-db@10s,down=5s SIGKILLs"
+                    + " instance (--cluster yarn: a Flink TaskManager's or an Apex operator's container); kill-db@10s,down=5s SIGKILLs"
                     + " the suite's own database server and starts it again on its data 5 s later;"
                     + " freeze-db@10s,for=5s SIGSTOPs it for 5 s. With a guarantee the engine recovers; with none"
                     + " the run fails.")
