@@ -93,13 +93,17 @@ public final class ApexEngine implements EngineProvider {
     }
 
     /**
-     * Both guarantees on YARN: Apex's application master deploys a failed processing operator again
-     * in a new container, which it gets from YARN, after it has ended the old one (the worker there
+     * Exactly-once on YARN: Apex's application master deploys a failed processing operator again in
+     * a new container, which it gets from YARN, after it has ended the old one (the worker there
      * tells the runner, which takes its silence for the recovery: {@code endedByEngineAtEpochMillis}).
+     * Not at-least-once yet: its job ends when the windows are processed through the generators'
+     * last ({@code WindowProgress}), which only a job in one JVM sees; on YARN it would end by the
+     * counts, which the replayed records fill before the replay is over, and a stop during the
+     * replay lost updates (YarnTest, 2026-12-01: 28 records not applied, 973 keys wrong).
      */
     @Override
     public boolean recoversOnYarn(Guarantee guarantee) {
-        return guarantee.recovers();
+        return guarantee == Guarantee.EXACTLY_ONCE;
     }
 
     /**

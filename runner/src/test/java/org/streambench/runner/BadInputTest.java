@@ -328,11 +328,19 @@ class BadInputTest {
     }
 
     @Test
-    void rejectsAFaultWithoutAGuaranteeOnYarnBeforeLookingForTheCluster() {
+    void rejectsAGuaranteeOnYarnBeforeLookingForTheCluster() {
         assertRejected(
-                "--guarantee none with --fault is not built for --cluster yarn with flink yet (on YARN: flink"
+                "--guarantee at-least-once is not built for --cluster yarn with apex yet (on YARN: flink"
                         + " at-least-once, flink exactly-once, spark at-least-once, spark exactly-once, apex"
-                        + " at-least-once, apex exactly-once; every guarantee the engine gives in a job of its own JVM)",
+                        + " exactly-once; every guarantee the engine gives in a job of its own JVM)",
+                "--engine",
+                "apex",
+                "--cluster",
+                "yarn",
+                "--guarantee",
+                "at-least-once");
+        assertRejected(
+                "--guarantee none with --fault is not built for --cluster yarn with flink yet",
                 "--engine",
                 "flink",
                 "--cluster",
