@@ -285,13 +285,14 @@ class YarnTest {
     }
 
     /**
-     * A guarantee in YARN's containers: 3 s into the run (Apex's: 10 s) a worker is killed or a task fails, the
-     * engine recovers (Flink gets a new container for the SIGKILLed TaskManager from YARN and
-     * restarts the job from its last checkpoint, its sources on either TaskManager; Spark runs the
-     * task again on the micro-batch's blocks, once it has processed them, before they are
-     * committed; Apex's application master deploys the operators of a killed container, or of one
-     * it ended after an operator failed, in a new container from their last checkpoint), and the run ends as planned (the application cluster interrupting Flink's job main
-     * once the job has finished is no failure). The audit of every updated key finds nothing lost
+     * A guarantee in YARN's containers: 3 s into the run (Apex's: 10 s) a worker is killed or a
+     * task fails, the engine recovers (Flink gets a new container for the SIGKILLed TaskManager
+     * from YARN and restarts the job from its last checkpoint, its sources on either TaskManager;
+     * Spark runs the task again on the micro-batch's blocks, once it has processed them, before
+     * they are committed; Apex's application master deploys the operators of a killed container,
+     * or of one it ended after an operator failed, in a new container from their last
+     * checkpoint), and the run ends as planned (the application cluster interrupting Flink's job
+     * main once the job has finished is no failure). The audit of every updated key finds nothing lost
      * and, with exactly-once, nothing applied twice; with at-least-once what the job processed again.
      * A task failed in a live TaskManager, Flink's other recovery, is in {@code GuaranteesTest}.
      */
