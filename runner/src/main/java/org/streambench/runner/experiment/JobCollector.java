@@ -63,7 +63,7 @@ public final class JobCollector implements AutoCloseable {
      * Workers the run's {@code kill-worker} fault killed, or that the engine ended to replace them:
      * silent for good, their last counts kept; guarded by this.
      */
-    private final Set<String> killed = new HashSet<>();
+    private final Set<String> gone = new HashSet<>();
     /** Each worker's last metrics: the job's sums go on counting a killed worker's. */
     private final Map<String, MetricsScraper.Snapshot> lastSnapshots = new ConcurrentHashMap<>();
 
@@ -151,7 +151,7 @@ public final class JobCollector implements AutoCloseable {
         }
         if ((faultKillsItsWorker && status.faultInjectedAtEpochMillis() > 0)
                 || (engineReplacesWorkers && status.endedByEngineAtEpochMillis() > 0)) {
-            killed.add(status.worker());
+            gone.add(status.worker());
         }
         long emittingSince = 0;
         Map<Integer, Long> othersEmitted = new TreeMap<>();
@@ -161,8 +161,8 @@ public final class JobCollector implements AutoCloseable {
         boolean allFinal = true;
         for (Received received : workers.values()) {
             WorkerStatus other = received.status();
-            boolean gone = killed.contains(other.worker());
-            allFinal &= gone || other.isFinal();
+            boolean isGone = gone.contains(other.worker());
+            allFinal &= isGone || other.isFinal();
             emittingSince = WorkerStatus.earliest(emittingSince, other.emittingSinceEpochMillis());
             if (other.worker().equals(status.worker())) {
                 continue;
@@ -170,8 +170,8 @@ public final class JobCollector implements AutoCloseable {
             WorkerStatus.mergeEmitted(othersEmitted, other.emittedByInstance());
             othersEnded.addAll(other.endedInstances());
             othersHandled += other.handled();
-            // what a killed worker held for its checkpoint's commit died with it: the restore commits it again
-            othersAwaitingCommit += gone ? 0 : other.awaitingCommit();
+            // what a worker that is gone held for its checkpoint's commit died with it: the restore commits it again
+            othersAwaitingCommit += isGone ? 0 : other.awaitingCommit();
         }
         return new WorkerStatus.View(
                 started,
@@ -181,7 +181,7 @@ public final class JobCollector implements AutoCloseable {
                 othersHandled,
                 othersAwaitingCommit,
                 allFinal,
-                workers.size() - killed.size(),
+                workers.size() - gone.size(),
                 emittingSince,
                 faultOwner);
     }
@@ -196,21 +196,24 @@ public final class JobCollector implements AutoCloseable {
         this.newWorkerListener = listener;
     }
 
-    /** The endpoints of the workers alive, as far as the collector knows: all but those the run's fault killed. */
+    /**
+     * The endpoints of the workers alive, as far as the collector knows: all but those killed by
+     * the run's fault or ended by their engine.
+     */
     public synchronized List<String> endpoints() {
         return workers.values().stream()
-                .filter(r -> !killed.contains(r.status().worker()))
+                .filter(r -> !gone.contains(r.status().worker()))
                 .map(r -> r.status().endpoint())
                 .toList();
     }
 
-    private synchronized boolean killed(String endpoint) {
-        return killedEndpoints().contains(endpoint);
+    private synchronized boolean gone(String endpoint) {
+        return goneEndpoints().contains(endpoint);
     }
 
-    private synchronized List<String> killedEndpoints() {
+    private synchronized List<String> goneEndpoints() {
         return workers.values().stream()
-                .filter(r -> killed.contains(r.status().worker()))
+                .filter(r -> gone.contains(r.status().worker()))
                 .map(r -> r.status().endpoint())
                 .toList();
     }
@@ -235,8 +238,8 @@ public final class JobCollector implements AutoCloseable {
                                 .build(),
                         HttpResponse.BodyHandlers.discarding());
             } catch (IOException e) {
-                if (killed(endpoint)) {
-                    continue; // the run's fault killed it meanwhile
+                if (gone(endpoint)) {
+                    continue; // killed or ended meanwhile
                 }
                 throw e;
             }
@@ -256,14 +259,14 @@ public final class JobCollector implements AutoCloseable {
             throw new IOException("no worker of the job has registered yet");
         }
         MetricsScraper.Snapshot sum = null;
-        List<String> frozen = new ArrayList<>(killedEndpoints());
+        List<String> frozen = new ArrayList<>(goneEndpoints());
         for (String endpoint : endpoints) {
             MetricsScraper.Snapshot one;
             try {
                 one = scrapers.computeIfAbsent(endpoint, MetricsScraper::new).scrape();
             } catch (IOException e) {
-                if (killed(endpoint)) {
-                    frozen.add(endpoint); // the run's fault killed it meanwhile
+                if (gone(endpoint)) {
+                    frozen.add(endpoint); // killed or ended meanwhile
                     continue;
                 }
                 throw e;
@@ -295,8 +298,8 @@ public final class JobCollector implements AutoCloseable {
     public synchronized boolean allFinal() {
         return !workers.isEmpty()
                 && workers.values().stream()
-                        .allMatch(r -> r.status().isFinal()
-                                || killed.contains(r.status().worker()));
+                        .allMatch(r ->
+                                r.status().isFinal() || gone.contains(r.status().worker()));
     }
 
     /** Workers that have not pushed for longer than {@code silence}: on a cluster, a worker that died. */
@@ -304,7 +307,7 @@ public final class JobCollector implements AutoCloseable {
         long now = System.nanoTime();
         List<String> silent = new ArrayList<>();
         workers.forEach((id, received) -> {
-            if (!received.status().isFinal() && !killed.contains(id) && now - received.nanoTime() > silence.toNanos()) {
+            if (!received.status().isFinal() && !gone.contains(id) && now - received.nanoTime() > silence.toNanos()) {
                 silent.add(id);
             }
         });
