@@ -314,7 +314,7 @@ class GuaranteesTest {
         "flink, postgresql, exactly-once, 5s",
         "spark, postgresql, exactly-once, 5s",
         "apex, postgresql, exactly-once, 5s",
-        "spark, mariadb, exactly-once, 25s",
+        "spark, mariadb, exactly-once, 5s",
         "flink, cassandra, at-least-once, 25s"
     })
     void everyEngineRecoversFromItsDatabaseServerKilledAndStartedAgain(
