@@ -35,6 +35,8 @@ public final class ForkLock implements BeforeAllCallback, AfterAllCallback, Befo
 
     private final Path file;
     private FileLock held;
+    private FileLock resourceHeld;
+    private String resourceName;
     private int classDepth;
 
     public ForkLock() {
@@ -47,7 +49,7 @@ public final class ForkLock implements BeforeAllCallback, AfterAllCallback, Befo
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        enterClass(runsAlone(context.getRequiredTestClass()));
+        enterClass(runsAlone(context.getRequiredTestClass()), resource(context.getRequiredTestClass()));
     }
 
     @Override
@@ -69,9 +71,21 @@ public final class ForkLock implements BeforeAllCallback, AfterAllCallback, Befo
         }
     }
 
-    /** A class (or a nested one in it) begins: the lock is taken unless its enclosing class holds it. */
     synchronized void enterClass(boolean alone) {
+        enterClass(alone, null);
+    }
+
+    /**
+     * A class (or a nested one in it) begins: the lock is taken unless its enclosing class holds it;
+     * first the lock of the {@link OneForkAtATime} resource it uses, if any, so that a class waiting
+     * for the other JVM's use of it holds nothing that the other JVM's tests wait for.
+     */
+    synchronized void enterClass(boolean alone, String resource) {
         if (classDepth++ == 0) {
+            if (resource != null) {
+                resourceHeld = lock(resourceFile(resource), false);
+                resourceName = resource;
+            }
             take(!alone);
         }
     }
@@ -79,7 +93,16 @@ public final class ForkLock implements BeforeAllCallback, AfterAllCallback, Befo
     synchronized void exitClass() {
         if (--classDepth == 0) {
             release();
+            if (resourceHeld != null) {
+                unlock(resourceHeld, resourceFile(resourceName));
+                resourceHeld = null;
+            }
         }
+    }
+
+    /** The lock file of {@code resource}, beside the fork lock's. */
+    Path resourceFile(String resource) {
+        return file.resolveSibling("test-forks-" + resource + ".lock");
     }
 
     /** A {@link RunsAlone} method of a class that does not run alone: the class's shared lock becomes exclusive. */
@@ -107,10 +130,23 @@ public final class ForkLock implements BeforeAllCallback, AfterAllCallback, Befo
         return false;
     }
 
+    private static String resource(Class<?> testClass) {
+        for (Class<?> c = testClass; c != null; c = c.getEnclosingClass()) {
+            OneForkAtATime one = c.getAnnotation(OneForkAtATime.class);
+            if (one != null) {
+                return one.value();
+            }
+        }
+        return null;
+    }
+
     private void take(boolean shared) {
+        held = lock(file, shared);
+    }
+
+    private static FileLock lock(Path file, boolean shared) {
         try {
-            FileChannel channel = CHANNELS.computeIfAbsent(file, ForkLock::open);
-            held = channel.lock(0, 1, shared);
+            return CHANNELS.computeIfAbsent(file, ForkLock::open).lock(0, 1, shared);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot lock " + file, e);
         }
@@ -126,11 +162,15 @@ public final class ForkLock implements BeforeAllCallback, AfterAllCallback, Befo
     }
 
     private void release() {
+        if (held != null) {
+            unlock(held, file);
+            held = null;
+        }
+    }
+
+    private static void unlock(FileLock lock, Path file) {
         try {
-            if (held != null) {
-                held.release();
-                held = null;
-            }
+            lock.release();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot release " + file, e);
         }

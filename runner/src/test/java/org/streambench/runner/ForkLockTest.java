@@ -109,6 +109,35 @@ class ForkLockTest {
     }
 
     @Test
+    void aClassThatUsesWhatTheMachineHasOneOfWaitsForTheOtherJvmsUseOfItHoldingNothingMeanwhile(@TempDir Path tmp)
+            throws Exception {
+        Path file = tmp.resolve("lock");
+        ForkLock lock = new ForkLock(file);
+        Process other = otherJvmHolding(lock.resourceFile("docker"), "exclusive");
+        try {
+            CompletableFuture<Void> dockerClass = CompletableFuture.runAsync(() -> lock.enterClass(false, "docker"));
+            Thread.sleep(500);
+            Process alone = otherJvm(file, "try");
+            String said = new String(alone.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertEquals("held", said, "a class waiting for the Docker engine kept the other JVM's tests waiting");
+
+            assertWaitsUntilTheOtherJvmLetsGo(
+                    dockerClass, other, "a class that uses the Docker engine started while the other JVM's one ran");
+            Process next = otherJvm(lock.resourceFile("docker"), "try");
+            String nextSaid = new String(next.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertEquals("refused", nextSaid, "the other JVM took the Docker engine while a class here used it");
+            lock.exitClass();
+            Process after = otherJvm(lock.resourceFile("docker"), "try");
+            assertEquals(
+                    "held",
+                    new String(after.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip(),
+                    "the class ended and kept the Docker engine's lock");
+        } finally {
+            other.destroyForcibly();
+        }
+    }
+
+    @Test
     void aClassesLockHoldsAfterAnEarlierClassesExtensionIsCollected(@TempDir Path tmp) throws Exception {
         Path file = tmp.resolve("lock");
         ForkLock earlier = new ForkLock(file); // Surefire's launcher per class: an instance per class

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("integration")
 @Tag("swarm")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
+@OneForkAtATime("docker")
 class KilledSwarmTest {
 
     @Test

@@ -35,6 +35,7 @@ import org.streambench.servers.TestServers;
  */
 @Tag("swarm")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@OneForkAtATime("docker")
 class SwarmOnAnExistingEngineTest {
 
     private static final Path ENGINE_DIR = TestServers.WORK.resolve("someone-elses-docker");

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("integration")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@OneForkAtATime("docker")
 class SwarmPostgresqlTest {
 
     private final SwarmFixture swarm = new SwarmFixture();

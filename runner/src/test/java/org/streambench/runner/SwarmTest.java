@@ -63,6 +63,7 @@ import org.streambench.runner.results.ResultFiles;
  */
 @Tag("swarm")
 @Timeout(value = 30, unit = TimeUnit.MINUTES)
+@OneForkAtATime("docker")
 class SwarmTest {
 
     private static final String CASSANDRA_URL = "127.0.0.1:29042,127.0.0.1:29043,127.0.0.1:29044";
