@@ -339,6 +339,10 @@ class GuaranteesTest {
         assertTrue(((Number) fault.get("second")).intValue() >= 2, fault.toString());
         double before = ((Number) fault.get("recordsPerSecondBefore")).doubleValue();
         assertTrue(((Number) fault.get("lowestRecordsPerSecond")).doubleValue() < before / 2, fault.toString());
+        // the killed server's CPU up to its kill and its replacement's, not the new server's total less the old one's
+        Map<String, Object> server =
+                EndToEndTest.map(EndToEndTest.map(EndToEndTest.map(json, "resources"), "roles"), "database");
+        assertTrue(((Number) server.get("cpuSeconds")).doubleValue() > 0, server.toString());
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -34,49 +35,104 @@ public record ProcessUsage(int processes, long cpuTicks, Long readBytes, Long wr
         return Stream.concat(Stream.of(root), root.descendants()).toList();
     }
 
+    /**
+     * One process read once: its parent, when it started (clock ticks after boot), CPU ticks with those of
+     * its ended children, storage bytes (null when its {@code io} file is not readable), resident memory.
+     */
+    public record Reading(
+            long pid, long parentPid, long startTicks, long cpuTicks, Long readBytes, Long writeBytes, long rssBytes) {
+
+        /** The same process as {@code other}: the same pid, started at the same time (a pid may be used again). */
+        boolean sameProcessAs(Reading other) {
+            return other != null && other.pid == pid && other.startTicks == startTicks;
+        }
+    }
+
     /** The processes together, each counted once; one that ended meanwhile is left out. */
     public static ProcessUsage of(Collection<ProcessHandle> processes) {
-        Map<Long, ProcessHandle> distinct = new LinkedHashMap<>();
-        processes.forEach(p -> distinct.putIfAbsent(p.pid(), p));
-        int count = 0;
+        return sum(readings(processes).values());
+    }
+
+    /** What {@code readings} add up to. */
+    public static ProcessUsage sum(Collection<Reading> readings) {
         long ticks = 0;
         long rss = 0;
         long read = 0;
         long written = 0;
         boolean ioReadable = true;
-        for (long pid : distinct.keySet()) {
-            Path dir = PROC.resolve(Long.toString(pid));
-            long[] times;
-            long processRss;
-            try {
-                times = cpuTimes(Files.readString(dir.resolve("stat"), StandardCharsets.US_ASCII));
-                processRss = residentBytes(Files.readAllLines(dir.resolve("status"), StandardCharsets.US_ASCII));
-            } catch (IOException | RuntimeException ended) {
-                continue;
-            }
-            count++;
-            for (long t : times) {
-                ticks += t;
-            }
-            rss += processRss;
-            try {
-                Map<String, Long> io = fields(Files.readAllLines(dir.resolve("io"), StandardCharsets.US_ASCII));
-                read += io.getOrDefault("read_bytes", 0L);
-                written += io.getOrDefault("write_bytes", 0L) - io.getOrDefault("cancelled_write_bytes", 0L);
-            } catch (IOException | RuntimeException notReadable) {
+        for (Reading reading : readings) {
+            ticks += reading.cpuTicks();
+            rss += reading.rssBytes();
+            if (reading.readBytes() == null || reading.writeBytes() == null) {
                 ioReadable = false;
+            } else {
+                read += reading.readBytes();
+                written += reading.writeBytes();
             }
         }
-        return new ProcessUsage(count, ticks, ioReadable ? read : null, ioReadable ? written : null, rss);
+        return new ProcessUsage(readings.size(), ticks, ioReadable ? read : null, ioReadable ? written : null, rss);
+    }
+
+    /** Each of the processes read now, by pid; one that ended meanwhile is left out. */
+    public static Map<Long, Reading> readings(Collection<ProcessHandle> processes) {
+        Map<Long, Reading> readings = new LinkedHashMap<>();
+        for (ProcessHandle process : processes) {
+            if (!readings.containsKey(process.pid())) {
+                read(process.pid()).ifPresent(reading -> readings.put(reading.pid(), reading));
+            }
+        }
+        return readings;
+    }
+
+    private static Optional<Reading> read(long pid) {
+        Path dir = PROC.resolve(Long.toString(pid));
+        String stat;
+        long rss;
+        try {
+            stat = Files.readString(dir.resolve("stat"), StandardCharsets.US_ASCII);
+            rss = residentBytes(Files.readAllLines(dir.resolve("status"), StandardCharsets.US_ASCII));
+        } catch (IOException | RuntimeException ended) {
+            return Optional.empty();
+        }
+        long ticks = 0;
+        for (long t : cpuTimes(stat)) {
+            ticks += t;
+        }
+        Long read = null;
+        Long written = null;
+        try {
+            Map<String, Long> io = fields(Files.readAllLines(dir.resolve("io"), StandardCharsets.US_ASCII));
+            read = io.getOrDefault("read_bytes", 0L);
+            written = io.getOrDefault("write_bytes", 0L) - io.getOrDefault("cancelled_write_bytes", 0L);
+        } catch (IOException | RuntimeException notReadable) {
+            // another user's process, without root
+        }
+        String[] fields = statFields(stat);
+        return Optional.of(
+                new Reading(pid, Long.parseLong(fields[1]), Long.parseLong(fields[19]), ticks, read, written, rss));
+    }
+
+    /** Clock ticks since the machine booted, now: the unit of a {@link Reading}'s start. */
+    public static long uptimeTicks() {
+        try {
+            String uptime = Files.readString(PROC.resolve("uptime"), StandardCharsets.US_ASCII);
+            return (long) (Double.parseDouble(uptime.substring(0, uptime.indexOf(' '))) * TICKS_PER_SECOND);
+        } catch (IOException | RuntimeException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /** utime, stime, cutime and cstime of a {@code /proc/PID/stat} line (fields 14-17; the name in parentheses may hold spaces). */
     static long[] cpuTimes(String stat) {
-        String[] after = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-        // after[0] is field 3 (the state), so field n is after[n - 3]
+        String[] after = statFields(stat);
         return new long[] {
             Long.parseLong(after[11]), Long.parseLong(after[12]), Long.parseLong(after[13]), Long.parseLong(after[14])
         };
+    }
+
+    /** The fields of a {@code /proc/PID/stat} line after the name: field n is at n - 3. */
+    private static String[] statFields(String stat) {
+        return stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
     }
 
     /** VmRSS of {@code /proc/PID/status}, in bytes; 0 for a process without memory of its own (a zombie). */

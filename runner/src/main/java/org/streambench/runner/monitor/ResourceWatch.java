@@ -38,15 +38,21 @@ public final class ResourceWatch {
     private Map<String, Long> countersAtStart = Map.of();
     private Map<String, Long> countersAtEnd = Map.of();
 
-    private final Map<String, ProcessUsage> atStart = new LinkedHashMap<>();
-    private final Map<String, ProcessUsage> atEnd = new LinkedHashMap<>();
+    /** What each role's processes used since the first reading, process by process; null before it. */
+    private ProcessAccounts accounts;
+
+    private Map<String, ProcessAccounts.Totals> atStart;
+    private Map<String, ProcessAccounts.Totals> atEnd;
+    /** How many processes each role had at the window's end. */
+    private final Map<String, Integer> processesAtEnd = new LinkedHashMap<>();
+
     private final Map<String, Long> peakRss = new LinkedHashMap<>();
     private DeviceUsage deviceAtStart;
     private DeviceUsage deviceAtEnd;
     private long startNanos;
     private long endNanos;
-    /** Each role's CPU ticks at the previous per-second sample, with its time; empty before the first. */
-    private final Map<String, Long> previousTicks = new LinkedHashMap<>();
+    /** Each role's CPU ticks at the previous per-second sample, with its time; null before the first. */
+    private Map<String, ProcessAccounts.Totals> previousSecond;
 
     private long previousNanos;
 
@@ -78,11 +84,22 @@ public final class ResourceWatch {
         exportersAtStart = exporters.readSoon();
         deviceAtStart = device == null ? null : DeviceUsage.of(device).orElse(null);
         countersAtStart = databaseCounters.get();
-        roles.forEach((role, processes) -> {
-            ProcessUsage usage = ProcessUsage.of(processes.get());
-            atStart.put(role, usage);
-            peakRss.put(role, usage.rssBytes());
-        });
+        read().forEach((role, readings) ->
+                peakRss.put(role, ProcessUsage.sum(readings.values()).rssBytes()));
+        atStart = accounts.totals();
+    }
+
+    /** Each role's processes read now, added to the accounts; returned for their memory. */
+    private Map<String, Map<Long, ProcessUsage.Reading>> read() {
+        long uptimeTicks = ProcessUsage.uptimeTicks();
+        Map<String, Map<Long, ProcessUsage.Reading>> readings = new LinkedHashMap<>();
+        roles.forEach((role, processes) -> readings.put(role, ProcessUsage.readings(processes.get())));
+        if (accounts == null) {
+            accounts = new ProcessAccounts(readings, uptimeTicks);
+        } else {
+            accounts.add(readings, uptimeTicks);
+        }
+        return readings;
     }
 
     /**
@@ -94,23 +111,27 @@ public final class ResourceWatch {
             return Map.of();
         }
         long now = System.nanoTime();
-        Map<String, ProcessUsage> usage = usageNow();
+        Map<String, Map<Long, ProcessUsage.Reading>> readings = read();
+        Map<String, ProcessAccounts.Totals> totals = accounts.totals();
         Map<String, Double> cores = new LinkedHashMap<>();
         double elapsedSeconds = (now - previousNanos) / 1e9;
-        if (!previousTicks.isEmpty() && elapsedSeconds > 0) {
-            usage.forEach((role, use) -> {
-                Long before = previousTicks.get(role);
+        if (previousSecond != null && elapsedSeconds > 0) {
+            totals.forEach((role, total) -> {
+                ProcessAccounts.Totals before = previousSecond.get(role);
                 if (before != null) {
                     cores.put(
                             role,
-                            Math.max(0, use.cpuTicks() - before) / ProcessUsage.TICKS_PER_SECOND / elapsedSeconds);
+                            Math.max(0, total.cpuTicks() - before.cpuTicks())
+                                    / ProcessUsage.TICKS_PER_SECOND
+                                    / elapsedSeconds);
                 }
             });
         }
         previousNanos = now;
-        usage.forEach((role, use) -> previousTicks.put(role, use.cpuTicks()));
-        if (!atStart.isEmpty() && atEnd.isEmpty()) {
-            usage.forEach((role, use) -> peakRss.merge(role, use.rssBytes(), Math::max));
+        previousSecond = totals;
+        if (atStart != null && atEnd == null) {
+            readings.forEach((role, processes) ->
+                    peakRss.merge(role, ProcessUsage.sum(processes.values()).rssBytes(), Math::max));
         }
         return cores;
     }
@@ -133,7 +154,7 @@ public final class ResourceWatch {
     }
 
     public synchronized void windowEnds() {
-        if (atStart.isEmpty() || !atEnd.isEmpty()) {
+        if (atStart == null || atEnd != null) {
             return;
         }
         endNanos = System.nanoTime();
@@ -141,11 +162,12 @@ public final class ResourceWatch {
         exportersAtEnd = exportersAtStart.thenCompose(atStart -> exporters.readSoon());
         deviceAtEnd = device == null ? null : DeviceUsage.of(device).orElse(null);
         countersAtEnd = databaseCounters.get();
-        roles.forEach((role, processes) -> {
-            ProcessUsage usage = ProcessUsage.of(processes.get());
-            atEnd.put(role, usage);
+        read().forEach((role, readings) -> {
+            ProcessUsage usage = ProcessUsage.sum(readings.values());
+            processesAtEnd.put(role, usage.processes());
             peakRss.merge(role, usage.rssBytes(), Math::max);
         });
+        atEnd = accounts.totals();
     }
 
     /**
@@ -154,18 +176,18 @@ public final class ResourceWatch {
      * and fields), or null when the records write nothing (the read pattern).
      */
     public synchronized RunDocument.Resources resources(long records, Integer payloadBytesPerRecord) {
-        if (atEnd.isEmpty()) {
+        if (atEnd == null) {
             return null;
         }
         Map<String, RunDocument.ProcessUse> used = new LinkedHashMap<>();
         atEnd.forEach((role, end) -> {
-            ProcessUsage start = atStart.get(role);
+            ProcessAccounts.Totals start = atStart.get(role);
             double cpuSeconds = Math.max(0, end.cpuTicks() - start.cpuTicks()) / ProcessUsage.TICKS_PER_SECOND;
             Long writeBytes = difference(start.writeBytes(), end.writeBytes());
             used.put(
                     role,
                     new RunDocument.ProcessUse(
-                            end.processes(),
+                            processesAtEnd.get(role),
                             cpuSeconds,
                             records > 0 ? cpuSeconds * 1e6 / records : null,
                             difference(start.readBytes(), end.readBytes()),
