@@ -354,12 +354,12 @@ class GuaranteesTest {
      * of 55,296 emitted, once). With {@code --db-profile durable} (Redis's AOF fsynced at every
      * write, Cassandra's commit log synced before each acknowledgement) every commit it
      * acknowledged survives the kill, and exactly-once holds: nothing lost, nothing applied twice.
-     * The measured time covers the killed server's start: a durable Cassandra took 20.9 and 22.7 s
-     * here to answer again (its commit log replayed, the job retrying beside it), and a run whose
-     * time ends first fails (docs/guarantees.md), as a CI run of 25 s did.
+     * The measured time covers the killed server's start: a durable Cassandra took 20.9, 22.7 and
+     * 28.7 s here to answer again (its commit log replayed, the job retrying beside it), and a run
+     * whose time ends first fails (docs/guarantees.md), as a CI run of 25 s did.
      */
     @ParameterizedTest
-    @CsvSource({"redis, 5s, appendfsync, always", "cassandra, 40s, commitlog_sync, batch"})
+    @CsvSource({"redis, 5s, appendfsync, always", "cassandra, 50s, commitlog_sync, batch"})
     void exactlyOnceHoldsThroughAKilledServerThatIsDurable(
             String database, String duration, String durabilitySetting, String durableValue, @TempDir Path tmp)
             throws Exception {
