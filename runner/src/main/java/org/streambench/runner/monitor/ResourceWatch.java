@@ -51,7 +51,7 @@ public final class ResourceWatch {
     private DeviceUsage deviceAtEnd;
     private long startNanos;
     private long endNanos;
-    /** Each role's CPU ticks at the previous per-second sample, with its time; null before the first. */
+    /** Each role's counts at the previous per-second sample (its time in previousNanos); null before the first. */
     private Map<String, ProcessAccounts.Totals> previousSecond;
 
     private long previousNanos;
