@@ -48,11 +48,6 @@ public record ProcessUsage(int processes, long cpuTicks, Long readBytes, Long wr
         }
     }
 
-    /** The processes together, each counted once; one that ended meanwhile is left out. */
-    public static ProcessUsage of(Collection<ProcessHandle> processes) {
-        return sum(readings(processes).values());
-    }
-
     /** What {@code readings} add up to. */
     public static ProcessUsage sum(Collection<Reading> readings) {
         long ticks = 0;

@@ -141,10 +141,22 @@ public final class ResourceWatch {
         return roles.keySet();
     }
 
-    /** What each watched role's processes used so far, read now. */
-    public Map<String, ProcessUsage> usageNow() {
+    /**
+     * Each watched role's CPU ticks and bytes since the watch's first reading, from the same accounts
+     * as the window's (a killed server's counts stay), with its processes and memory now.
+     */
+    public synchronized Map<String, ProcessUsage> usageNow() {
+        Map<String, Map<Long, ProcessUsage.Reading>> readings = read();
+        Map<String, ProcessAccounts.Totals> totals = accounts.totals();
         Map<String, ProcessUsage> usage = new LinkedHashMap<>();
-        roles.forEach((role, processes) -> usage.put(role, ProcessUsage.of(processes.get())));
+        readings.forEach((role, processes) -> {
+            ProcessUsage now = ProcessUsage.sum(processes.values());
+            ProcessAccounts.Totals total = totals.get(role);
+            usage.put(
+                    role,
+                    new ProcessUsage(
+                            now.processes(), total.cpuTicks(), total.readBytes(), total.writeBytes(), now.rssBytes()));
+        });
         return usage;
     }
 
