@@ -275,9 +275,13 @@ public final class LocalServers {
             // asked again each time: once secured, the server takes the generated password only (Cassandra's
             // credentials cache may refuse it for a moment after the change, and the default one for good)
             Map<String, String> probeSettings = kind.probeSettings(dir, port, password);
-            if (kind.launcherDone(dir) && probe(kind.database(), probeSettings).isPresent()) {
+            Optional<String> answered =
+                    kind.launcherDone(dir) ? probe(kind.database(), probeSettings) : Optional.empty();
+            if (answered.isPresent()) {
                 kind.secure(dir, probeSettings, password);
-                Optional<String> version = probe(kind.database(), kind.settings(port, password));
+                Map<String, String> settings = kind.settings(port, password);
+                // a client's connection costs a second or two (HBase's, Cassandra's): asked again only if it changed
+                Optional<String> version = probeSettings.equals(settings) ? answered : probe(kind.database(), settings);
                 if (version.isPresent()) {
                     return version.get();
                 }

@@ -59,7 +59,7 @@ public final class SwarmSuperuser {
     }
 
     private static void secure(InetSocketAddress node, String password, int nodes) {
-        try (CqlSession session = session(node, DEFAULT_SUPERUSER, DEFAULT_SUPERUSER)) {
+        try (CqlSession session = AdminSessions.open(node, DEFAULT_SUPERUSER, DEFAULT_SUPERUSER)) {
             int peers = session.execute("SELECT peer FROM system.peers").all().size();
             if (peers < nodes - 1) {
                 throw new IllegalStateException(peers + " of " + (nodes - 1) + " peers have joined");
@@ -74,7 +74,7 @@ public final class SwarmSuperuser {
             }
             // an earlier run got this far: the default superuser is already disabled
         }
-        try (CqlSession session = session(node, USER, password)) {
+        try (CqlSession session = AdminSessions.open(node, USER, password)) {
             session.execute("ALTER ROLE " + DEFAULT_SUPERUSER + " WITH SUPERUSER = false AND LOGIN = false");
         }
     }
@@ -82,13 +82,5 @@ public final class SwarmSuperuser {
     private static boolean defaultSuperuserRefused(RuntimeException e) {
         String message = String.valueOf(e.getMessage());
         return message.contains("is not permitted to log in");
-    }
-
-    private static CqlSession session(InetSocketAddress node, String user, String password) {
-        return CqlSession.builder()
-                .addContactPoint(node)
-                .withLocalDatacenter("datacenter1")
-                .withAuthCredentials(user, password)
-                .build();
     }
 }
