@@ -105,7 +105,7 @@ class ChaosTest {
                 "--warmup",
                 "1s",
                 "--duration",
-                "6s",
+                "4s",
                 "--metrics-port",
                 "0",
                 "--db-port",
