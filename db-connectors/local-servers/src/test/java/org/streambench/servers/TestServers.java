@@ -18,14 +18,18 @@ import org.streambench.local.UserError;
 
 /**
  * Real database servers for the tests, started once per test JVM on free ports, with their data
- * under the module's target/test-work (never the user's work/; target/test-work-N for the JVM that
- * Surefire numbers N > 1: a second fork, or a module's only one while mvn -T runs another module's
- * tests; so test JVMs never share a server's files), and stopped by PID when the JVM
+ * under the module's target/test-work (never the user's work/; with two test JVMs per module,
+ * target/test-work-N for the one Surefire numbers N > 1, so test JVMs never share a server's files),
+ * and stopped by PID when the JVM
  * ends. Shared as a test-jar: the runner's tests and each connector's contract test use it.
  */
 public final class TestServers {
 
-    public static final Path WORK = Path.of("target", workFolder(System.getProperty("streambench.testFork", "1")))
+    public static final Path WORK = Path.of(
+                    "target",
+                    workFolder(
+                            System.getProperty("streambench.testFork", "1"),
+                            System.getProperty("streambench.testForks", "")))
             .toAbsolutePath();
     private static final Map<String, ServerState> RUNNING = new HashMap<>();
     private static LocalServers servers;
@@ -43,13 +47,18 @@ public final class TestServers {
 
     private TestServers() {}
 
-    /** Surefire's fork number, from the parent POM's argLine; a JVM that Surefire did not fork has none and is fork 1. */
-    private static String workFolder(String forkNumber) {
+    /**
+     * Surefire's fork number, from the parent POM's argLine; a JVM that Surefire did not fork has none and is fork 1.
+     * With one test JVM per module ({@code forks} "1"), the module's one folder: in a parallel reactor build
+     * Surefire numbers forks across modules (SUREFIRE-956), so the runner's JVM was fork 2 in one CI lane and 1
+     * in the other, and the second lane built its swarm images and class archives again.
+     */
+    static String workFolder(String forkNumber, String forks) {
         if (!forkNumber.matches("[1-9][0-9]*")) {
             // an unresolved placeholder would let two forks share one folder, and so one server
             throw new IllegalStateException("streambench.testFork is '" + forkNumber + "', not a fork number");
         }
-        return forkNumber.equals("1") ? "test-work" : "test-work-" + forkNumber;
+        return forkNumber.equals("1") || forks.equals("1") ? "test-work" : "test-work-" + forkNumber;
     }
 
     private static Lease holdWork() {
