@@ -77,7 +77,15 @@ public final class ProcessingOperator implements AutoCloseable {
     /** How long a restarted operator waits for its database to answer again, under a guarantee. */
     private static final long DATABASE_RETURN_MILLIS = 60_000;
 
+    /**
+     * The first wait before asking a gone database again, doubled after each refusal up to
+     * {@link #DATABASE_RETRY_MAX_MILLIS}: each attempt builds a client (a CQL session: a core's
+     * tenth of a second), and asked every 200 ms the job took a core from the server it waited for
+     * (a killed durable Cassandra took 29 s to answer again, 10-13 s on a machine left to it).
+     */
     private static final long DATABASE_RETRY_MILLIS = 200;
+
+    private static final long DATABASE_RETRY_MAX_MILLIS = 1_600;
 
     ProcessingOperator(
             Pattern pattern, Database database, Blob.Pool blobs, OperatorMetrics metrics, Consumer<String> failRun) {
@@ -208,6 +216,7 @@ public final class ProcessingOperator implements AutoCloseable {
     private static <T> T whenTheDatabaseAnswers(JobRuntime runtime, Supplier<T> open, String failure) {
         boolean waits = runtime.spec().guarantee().recovers() && runtime.started();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DATABASE_RETURN_MILLIS);
+        long retryMillis = DATABASE_RETRY_MILLIS;
         while (true) {
             try {
                 return open.get();
@@ -218,7 +227,8 @@ public final class ProcessingOperator implements AutoCloseable {
                 }
             }
             try {
-                Thread.sleep(DATABASE_RETRY_MILLIS);
+                Thread.sleep(retryMillis);
+                retryMillis = Math.min(2 * retryMillis, DATABASE_RETRY_MAX_MILLIS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for the database to answer again", e);
