@@ -2,8 +2,11 @@ package org.streambench.operators;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.streambench.db.Database;
@@ -22,6 +25,9 @@ class DatabaseReturnsTest {
     /** Opens refused before the server answers again; each test sets it. */
     static final AtomicInteger REFUSALS = new AtomicInteger();
 
+    /** When each open was tried ({@link System#nanoTime}). */
+    static final List<Long> ATTEMPTS = new CopyOnWriteArrayList<>();
+
     /** A server starting again: it refuses {@link #REFUSALS} opens, then answers as noop. */
     public static final class Provider implements DatabaseProvider {
         @Override
@@ -31,6 +37,7 @@ class DatabaseReturnsTest {
 
         @Override
         public Database create() {
+            ATTEMPTS.add(System.nanoTime());
             if (REFUSALS.getAndDecrement() > 0) {
                 throw new DatabaseException("FATAL: the database system is not yet accepting connections");
             }
@@ -61,6 +68,24 @@ class DatabaseReturnsTest {
             ProcessingOperator.open(runtime, "flink-0").close();
             assertEquals(-1, REFUSALS.get(), "three opens refused, the fourth answered");
             assertEquals(null, runtime.failure());
+        }
+    }
+
+    /** Each attempt builds a client, which costs CPU the restarting server needs: the waits double. */
+    @Test
+    void aRestartedOperatorAsksLessOftenTheLongerItsDatabaseStaysAway() throws Exception {
+        try (JobRuntime runtime = JobRuntime.start(spec(Guarantee.AT_LEAST_ONCE))) {
+            runtime.onFailure(reason -> {});
+            runtime.requestStop();
+            ATTEMPTS.clear();
+            REFUSALS.set(3);
+            ProcessingOperator.open(runtime, "flink-0").close();
+            assertEquals(4, ATTEMPTS.size(), "three opens refused, the fourth answered");
+            for (int i = 1; i < ATTEMPTS.size(); i++) {
+                long waitedMillis = TimeUnit.NANOSECONDS.toMillis(ATTEMPTS.get(i) - ATTEMPTS.get(i - 1));
+                long atLeast = 200L << (i - 1);
+                assertTrue(waitedMillis >= atLeast, "wait " + i + ": " + waitedMillis + " ms, not " + atLeast);
+            }
         }
     }
 
