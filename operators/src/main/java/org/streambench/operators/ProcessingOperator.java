@@ -85,7 +85,8 @@ public final class ProcessingOperator implements AutoCloseable {
      */
     private static final long DATABASE_RETRY_MILLIS = 200;
 
-    private static final long DATABASE_RETRY_MAX_MILLIS = 1_600;
+    /** At most this long between attempts: a server that answers again waits for the job this long at most. */
+    private static final long DATABASE_RETRY_MAX_MILLIS = 800;
 
     ProcessingOperator(
             Pattern pattern, Database database, Blob.Pool blobs, OperatorMetrics metrics, Consumer<String> failRun) {
