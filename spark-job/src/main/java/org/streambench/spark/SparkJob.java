@@ -125,20 +125,16 @@ public final class SparkJob {
         ProcessingOperator operator = runtime.processingOperator(task.partitionId());
         try {
             operator.dropUncommittedWrites();
-            boolean wrote = partition.hasNext();
             while (partition.hasNext()) {
                 operator.accept(partition.next()._2());
             }
             operator.flush();
             if (spec.guarantee() == Guarantee.EXACTLY_ONCE) {
                 operator.sealEpoch(batchTime);
-            }
-            // a fail-checkpoint fault fails a task with writes to replay: on an empty partition it would show nothing
-            if (wrote) {
                 operator.snapshotTaken();
-            }
-            if (spec.guarantee() == Guarantee.EXACTLY_ONCE) {
                 operator.commitUpTo(batchTime);
+            } else {
+                operator.snapshotTaken();
             }
         } catch (RuntimeException e) {
             if (spec.guarantee().recovers()) {
