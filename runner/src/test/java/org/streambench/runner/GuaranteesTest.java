@@ -309,7 +309,9 @@ class GuaranteesTest {
      * task fails to the engine, which restarts it from its last checkpoint; the restarted operator
      * waits for the server to answer again. Exactly-once then leaves every effect once on every
      * engine (what a killed commit did not make durable is committed again from the checkpoint),
-     * also on MariaDB, and at-least-once on Cassandra loses nothing and counts what it applied twice.
+     * also on MariaDB, and at-least-once loses nothing and counts what it applied twice. The servers here keep every
+     * write they acknowledged through a kill (PostgreSQL's and MariaDB's defaults); the suite's Cassandra does so only
+     * with {@code --db-profile durable} (below): a CI run of at-least-once on its default profile lost 14 records.
      */
     @ParameterizedTest
     @CsvSource({
@@ -317,7 +319,7 @@ class GuaranteesTest {
         "spark, postgresql, exactly-once, 5s",
         "apex, postgresql, exactly-once, 5s",
         "spark, mariadb, exactly-once, 5s",
-        "flink, cassandra, at-least-once, 25s"
+        "flink, postgresql, at-least-once, 10s"
     })
     void everyEngineRecoversFromItsDatabaseServerKilledAndStartedAgain(
             String engine, String database, String guarantee, String duration, @TempDir Path tmp) throws Exception {
