@@ -223,9 +223,8 @@ class CapacityTest {
     /**
      * The capacity found, at most 5 % above the database's known speed and at most 20 % below what the pipeline could
      * do here: the known speed, or the unthrottled probe's throughput when a loaded machine kept the pipeline below it
-     * (a CI run probed 431 of 500 records/s and found 374:
-     * its first step, at 90 % of the probe, processed only 379 of 388 records/s). The probe itself is held to the known speed, so a noop that
-     * stopped sleeping would fail.
+     * (a CI run probed 431 of 500 records/s and found 374: its first step, at 90 % of the probe, processed only 379 of
+     * 388 records/s). The probe itself is held to the known speed, so a noop that stopped sleeping would fail.
      */
     private static void assertNearTheKnown(CapacityDocument.Search search, double known) {
         String why = "capacity " + search.capacity() + ", probe " + search.probeThroughput() + " vs the known " + known
