@@ -208,9 +208,16 @@ class AccuracyTest {
     }
 
     /**
-     * The engine's CPU-seconds per record against a known CPU cost per call: two runs at the same
-     * rate, without and with {@code callCpuMicros}, differ by that cost per record (one call each),
-     * within 15 %; what the engine spends besides the call is the same in both and drops out.
+     * The engine's CPU-seconds per record against a known CPU cost per call ({@code callCpuMicros},
+     * spun on the calling thread's own CPU clock, one call per record). With it, the figure is at
+     * least that cost: whatever else it counts, it cannot miss the calls. Against a run without it at
+     * the same rate, it grows by about that cost: by 60-140 % of it, so a figure doubled (anything
+     * counted twice) fails here, and a figure halved (a record count or a window that does not match
+     * the CPU divided by it) fails the first check. What the engine spends besides the call wanders
+     * by 100-200 µs per record from run to run here: added 631-993 µs by 800 in seven pairs, three of
+     * them with one core busy elsewhere. At 500 records/s the pipeline keeps its schedule on the one
+     * core left; at 1,000 it fell behind, and its figure per record doubled (added 1,450-1,530 µs in
+     * three pairs).
      */
     @Test
     void theEnginesCpuPerRecordGrowsByTheKnownCpuCostOfACall(@TempDir Path tmp) throws Exception {
@@ -224,7 +231,11 @@ class AccuracyTest {
                     "--pattern",
                     "insert",
                     "--rate",
-                    "1000",
+                    "500",
+                    "--warmup",
+                    "2s",
+                    "--duration",
+                    "6s",
                     "--db-setting",
                     "callCpuMicros=" + (i == 0 ? 0 : cost));
             Map<String, Object> engine = map(map(map(result, "resources"), "roles"), "engine");
@@ -234,12 +245,10 @@ class AccuracyTest {
         System.out.printf(
                 "engine CPU per record: %.1f µs without, %.1f µs with %d µs per call%n",
                 perRecord[0], perRecord[1], cost);
-        assertEquals(
-                cost,
-                added,
-                cost * 0.15,
-                "engine CPU per record " + perRecord[0] + " µs without, " + perRecord[1] + " µs with " + cost
-                        + " µs of CPU per call");
+        String measured = "engine CPU per record " + perRecord[0] + " µs without, " + perRecord[1] + " µs with " + cost
+                + " µs of CPU per call";
+        assertTrue(perRecord[1] >= cost * 0.97, measured);
+        assertTrue(added >= cost * 0.6 && added <= cost * 1.4, measured);
     }
 
     private static Map<String, Object> run(Path tmp, String... options) throws Exception {
