@@ -48,16 +48,16 @@ class GuaranteesTest {
     @ValueSource(strings = {"sync", "batch:50", "async:8"})
     void atLeastOnceRecoversAFailedTaskAndTheAuditCountsEveryDuplicate(String access, @TempDir Path tmp)
             throws Exception {
-        // 5 s after the first record emitted: the series counts from the first record processed, which in
-        // async mode came more than a second later (twice in CI), and the fault then fell into the first
-        // measured second, with no whole second before it
-        CliResult run = run(tmp, "flink", "postgresql", access, "at-least-once", "fail-task@5s", "update", "7s");
+        // 7 s after the generators started: the series counts from the first record processed, which in async
+        // mode can come 3 s later on a loaded machine (with both cores busy elsewhere, a fault at 6 s fell into
+        // the series' 3rd interval), and a fault in the 2nd leaves no whole interval before it to compare with
+        CliResult run = run(tmp, "flink", "postgresql", access, "at-least-once", "fail-task@7s", "update", "9s");
         assertEquals(0, run.code(), run.toString());
         Map<String, Object> json = ResultFiles.read(tmp.resolve("run"));
         Map<String, Object> spec = EndToEndTest.map(json, "spec");
         assertEquals("at-least-once", spec.get("guarantee"));
         assertEquals(500, ((Number) spec.get("checkpointIntervalMillis")).intValue());
-        assertEquals("fail-task@5000ms", spec.get("fault"));
+        assertEquals("fail-task@7000ms", spec.get("fault"));
         Map<String, Object> recovery = EndToEndTest.map(json, "recovery");
         assertEquals(
                 "AT_LEAST_ONCE", EndToEndTest.map(recovery, "engineSettings").get("execution.checkpointing.mode"));
@@ -69,12 +69,28 @@ class GuaranteesTest {
         assertEquals(0, ((Number) audit.get("losses")).longValue(), audit.toString());
         assertEquals(0, ((Number) audit.get("unexplainedKeys")).longValue(), audit.toString());
         assertEquals(keysUpdated(json), ((Number) audit.get("keysAudited")).longValue(), audit.toString());
-        // Flink restarts the whole pipeline a second after the failure: the series shows the dent
+        // Flink restarts the whole pipeline a second after the failure (its fixed delay), so the fault's interval
+        // and the next together lose at least that second, wherever it falls across their edge: below 75 % of
+        // two intervals at the rate before the fault (28-55 % in 9 runs here, 6 of them with both cores busy
+        // elsewhere). One interval alone can keep half, and a loaded machine keeps the rate before the fault well
+        // below the 2,000 records/s it is throttled to (862 here).
         Map<String, Object> fault = EndToEndTest.map(recovery, "fault");
-        assertTrue(((Number) fault.get("second")).intValue() >= 3, fault.toString());
+        int second = ((Number) fault.get("second")).intValue();
+        assertTrue(second >= 3, fault.toString());
         double before = ((Number) fault.get("recordsPerSecondBefore")).doubleValue();
-        assertTrue(before > 1000, "the throttled rate is 2,000 records/s: " + fault);
-        assertTrue(((Number) fault.get("lowestRecordsPerSecond")).doubleValue() < before / 2, fault.toString());
+        assertTrue(before > 200, "the pipeline ran before the fault: " + fault);
+        double faultAndNext = recordsPerSecond(json, second) + recordsPerSecond(json, second + 1);
+        assertTrue(
+                faultAndNext < 2 * before * 0.75,
+                faultAndNext + " records/s in the fault's interval and the next, " + fault);
+    }
+
+    /** The records per second of the series' interval {@code second} (numbered from 1, as the fault's). */
+    private static double recordsPerSecond(Map<String, Object> json, int second) {
+        Map<String, Object> interval = EndToEndTest.list(json, "perSecond").get(second - 1);
+        assertEquals(second, ((Number) interval.get("second")).intValue(), interval.toString());
+        return ((Number) interval.get("records")).doubleValue()
+                / ((Number) interval.get("intervalSeconds")).doubleValue();
     }
 
     /**
