@@ -17,14 +17,17 @@ public final class CeilingProcess {
 
     /**
      * Runs {@code command} with {@code environment} added, its output (stdout and stderr) into
-     * {@code log}; returns the output. A process still running after {@code timeoutSeconds}, or when
+     * {@code log}, in the log's folder: what a tool writes into its working directory (latte its own
+     * log) stays beside its output, not in the folder the user ran the suite from. Returns the output. A process still running after {@code timeoutSeconds}, or when
      * this thread is interrupted or the JVM exits, is stopped. A non-zero exit is an
      * {@link IOException} with the output's last lines.
      */
     public static String run(List<String> command, Map<String, String> environment, Path log, long timeoutSeconds)
             throws IOException, InterruptedException {
-        ProcessBuilder builder =
-                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(log.toAbsolutePath().getParent().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         builder.environment().putAll(environment);
         Process process = builder.start();
         Thread stop = new Thread(() -> stop(process), "stop " + command.get(0));

@@ -127,7 +127,10 @@ public final class CeilingRun {
         CeilingTool.Measurement measured = null;
         String error = null;
         try {
-            measured = tool.run(toolRequest(request), new org.streambench.db.DatabaseSettings(session.settings()), dir);
+            measured = tool.run(
+                    toolRequest(request),
+                    new org.streambench.db.DatabaseSettings(session.settings()),
+                    dir.toAbsolutePath()); // the tool runs in its folder, so the paths it is given must not be relative
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
