@@ -73,7 +73,7 @@ class GuaranteesTest {
         // and the next together lose at least that second, wherever it falls across their edge: below 75 % of
         // two intervals at the rate before the fault (28-55 % in 9 runs here, 6 of them with both cores busy
         // elsewhere). One interval alone can keep half, and a loaded machine keeps the rate before the fault well
-        // below the 2,000 records/s it is throttled to (862 here).
+        // below the 2,000 records/s it is throttled to (down to 862 here).
         Map<String, Object> fault = EndToEndTest.map(recovery, "fault");
         int second = ((Number) fault.get("second")).intValue();
         assertTrue(second >= 3, fault.toString());

@@ -18,9 +18,10 @@ public final class CeilingProcess {
     /**
      * Runs {@code command} with {@code environment} added, its output (stdout and stderr) into
      * {@code log}, in the log's folder: what a tool writes into its working directory (latte its own
-     * log) stays beside its output, not in the folder the user ran the suite from. Returns the output. A process still running after {@code timeoutSeconds}, or when
-     * this thread is interrupted or the JVM exits, is stopped. A non-zero exit is an
-     * {@link IOException} with the output's last lines.
+     * log) stays beside its output, not in the folder the user ran the suite from. Returns the
+     * output. A process still running after {@code timeoutSeconds}, or when this thread is
+     * interrupted or the JVM exits, is stopped. A non-zero exit is an {@link IOException} with the
+     * output's last lines.
      */
     public static String run(List<String> command, Map<String, String> environment, Path log, long timeoutSeconds)
             throws IOException, InterruptedException {
