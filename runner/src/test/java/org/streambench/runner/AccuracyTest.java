@@ -214,10 +214,10 @@ class AccuracyTest {
      * the same rate, it grows by about that cost: by 60-140 % of it, so a figure doubled (anything
      * counted twice) fails here, and a figure halved (a record count or a window that does not match
      * the CPU divided by it) fails the first check. What the engine spends besides the call wanders
-     * by 100-200 µs per record from run to run here: added 631-993 µs by 800 in seven pairs, three of
-     * them with one core busy elsewhere. At 500 records/s the pipeline keeps its schedule on the one
-     * core left; at 1,000 it fell behind, and its figure per record doubled (added 1,450-1,530 µs in
-     * three pairs).
+     * by 100-200 µs per record from run to run here: added 631-993 µs by 800 in seven pairs, each
+     * with two or three busy loops beside it on the two cores, and the pipeline kept its 500 records/s.
+     * At 1,000 it kept its schedule on a quiet machine (749-871 µs added in six pairs), but with two
+     * busy loops it fell behind, and its figure per record doubled (1,450-1,530 µs added in three).
      */
     @Test
     void theEnginesCpuPerRecordGrowsByTheKnownCpuCostOfACall(@TempDir Path tmp) throws Exception {
