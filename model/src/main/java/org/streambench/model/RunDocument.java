@@ -180,14 +180,17 @@ public record RunDocument(
      * checkpoint; {@code recordsProcessedAgain} records processed more often than emitted (a replay);
      * {@code audit} what the database holds against what exactly-once processing would leave;
      * {@code fault} how the pipeline's throughput went through the injected fault (absent without one
-     * that fired, and in older files).
+     * that fired, and in older files); {@code killedServerCaveat} why the audit after a killed server
+     * may count the server's own losses as the pipeline's (its profile does not keep every write it
+     * acknowledged; absent where it does, and without that fault).
      */
     public record Recovery(
             Map<String, String> engineSettings,
             long restartedInstances,
             long recordsProcessedAgain,
             Audit audit,
-            @JsonInclude(JsonInclude.Include.NON_NULL) FaultRecovery fault) {}
+            @JsonInclude(JsonInclude.Include.NON_NULL) FaultRecovery fault,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String killedServerCaveat) {}
 
     /**
      * The injected fault against the per-second series: {@code injectedAtEpochMillis} when it fired

@@ -128,7 +128,8 @@ class ModelJsonTest {
                         2,
                         311,
                         new RunDocument.Audit(10_000, 57, 0, 0, List.of()),
-                        new RunDocument.FaultRecovery(1_764_000_030_250L, 31, 4512.0, 327.0, 2.75)),
+                        new RunDocument.FaultRecovery(1_764_000_030_250L, 31, 4512.0, 327.0, 2.75),
+                        "redis on its default profile may lose writes it acknowledged when it is killed"),
                 new RunDocument.Resources(
                         30.01,
                         90_000,

@@ -343,10 +343,12 @@ class GuaranteesTest {
         assertEquals(0, run.code(), run.toString());
         assertTrue(run.out().contains("fault: the database server SIGKILLed"), run.toString());
         assertTrue(run.out().contains("fault over: the database server runs again"), run.toString());
+        assertFalse(run.out().contains("may lose writes it acknowledged"), "its defaults keep them: " + run);
         Map<String, Object> json = ResultFiles.read(tmp.resolve("run"));
         assertEquals(
                 "kill-db@2000ms,down=1000ms", EndToEndTest.map(json, "spec").get("fault"));
         Map<String, Object> recovery = EndToEndTest.map(json, "recovery");
+        assertFalse(recovery.containsKey("killedServerCaveat"), recovery.toString());
         assertTrue(((Number) recovery.get("restartedInstances")).longValue() >= 1, recovery.toString());
         Map<String, Object> audit = EndToEndTest.map(recovery, "audit");
         if (guarantee.equals("exactly-once")) {
@@ -406,6 +408,7 @@ class GuaranteesTest {
             assertEquals(0, run.code(), run.toString());
             assertTrue(run.out().contains("(data in " + work.resolve("servers")), run.toString());
             assertTrue(run.out().contains("fault over: the database server runs again"), run.toString());
+            assertFalse(run.out().contains("may lose writes it acknowledged"), "durable keeps them: " + run);
             Map<String, Object> json = ResultFiles.read(tmp.resolve("run"));
             Map<String, Object> environment = EndToEndTest.map(json, "environment");
             assertEquals("durable", environment.get("databaseProfile"));

@@ -33,6 +33,15 @@ public interface LocalServerKind {
         return true;
     }
 
+    /**
+     * Whether every write the server acknowledged is still there when its process is SIGKILLed and
+     * started again on its data, as {@code profile} configures it ({@code --fault kill-db}). By
+     * default only the durable profile promises it; a server that keeps nothing on disk never does.
+     */
+    default boolean keepsAcknowledgedWritesThroughAKill(DbProfile profile) {
+        return keepsDataOnDisk() && profile == DbProfile.DURABLE;
+    }
+
     /** Connector settings that reach the secured server on {@code port}. */
     Map<String, String> settings(int port, String password);
 

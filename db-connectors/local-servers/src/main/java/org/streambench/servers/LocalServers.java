@@ -66,6 +66,25 @@ public final class LocalServers {
         }
     }
 
+    /**
+     * Why an audit after {@code --fault kill-db} may count what the killed server itself lost as the
+     * pipeline's losses (or, where an exactly-once sink's epoch mark was lost, as records applied
+     * twice); empty where the server on {@code profile} keeps every write it acknowledged.
+     */
+    public static Optional<String> killLosesAcknowledgedWrites(String database, DbProfile profile) {
+        LocalServerKind kind = kind(database);
+        if (!kind.keepsDataOnDisk()) {
+            return Optional.of(database + " keeps nothing on disk: killed, it starts again empty, and the audit"
+                    + " counts every record stored before the kill as lost");
+        }
+        if (kind.keepsAcknowledgedWritesThroughAKill(profile)) {
+            return Optional.empty();
+        }
+        return Optional.of(database + " on its " + profile.cliName() + " profile may lose writes it acknowledged"
+                + " when it is killed, and the audit counts them against the pipeline; --db-profile durable keeps"
+                + " every one");
+    }
+
     /** The databases with a local server, in the connectors' order (a server whose connector is missing last). */
     public static List<String> supported() {
         List<String> inOrder = new ArrayList<>(Databases.names());

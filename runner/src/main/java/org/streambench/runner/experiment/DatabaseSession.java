@@ -424,6 +424,12 @@ public final class DatabaseSession implements AutoCloseable {
         return state == null ? null : state.profile().cliName();
     }
 
+    /** Why killing the suite's own server may lose writes it acknowledged; empty for an external server. */
+    Optional<String> killLosesAcknowledgedWrites() {
+        ServerState state = localServer.get();
+        return state == null ? Optional.empty() : LocalServers.killLosesAcknowledgedWrites(name, state.profile());
+    }
+
     /** A warning that belongs next to every number measured against this database, or null. */
     public String note() {
         ServerState state = localServer.get();

@@ -165,6 +165,7 @@ public final class ExperimentRunner {
             out.println(session.note());
         }
         CommitCadence.note(requested, Engines.parse(requested.engine())).ifPresent(out::println);
+        killCaveat(requested, session).ifPresent(caveat -> out.println("warning: " + caveat));
         Phases phases = new Phases();
         if (fill == null || fill.step() == 1) {
             database.resetSchema();
@@ -325,12 +326,14 @@ public final class ExperimentRunner {
                 }
                 phases.lap("audit");
             }
+            error = withKillCaveat(error, killCaveat(spec, session));
             recovery = new RunDocument.Recovery(
                     engine.guaranteeSettings(spec),
                     report == null ? 0 : report.restartedInstances(),
                     report == null ? 0 : Math.max(0, report.totalProcessed() - report.totalEmitted()),
                     audit,
-                    faultRecovery(seconds, report, databaseFault));
+                    faultRecovery(seconds, report, databaseFault),
+                    killCaveat(spec, session).orElse(null));
         }
         Environment environment = new Environment(
                 launcher.cluster(),
@@ -466,6 +469,15 @@ public final class ExperimentRunner {
      * Why the audit fails the run, or null: exactly-once fails on any duplicate or loss,
      * at-least-once on a loss (its duplicates are the price it names); either on an unexplained key.
      */
+    /**
+     * Why the audit of a run whose guarantee recovers from a killed server may count the server's
+     * own losses as the pipeline's, or empty (no such fault, or a server that keeps what it acknowledged).
+     */
+    private static Optional<String> killCaveat(ExperimentSpec spec, DatabaseSession session) {
+        boolean killed = spec.fault() != null && spec.fault().kind() == Fault.Kind.KILL_DB;
+        return killed && spec.guarantee().recovers() ? session.killLosesAcknowledgedWrites() : Optional.empty();
+    }
+
     static String auditFailure(Guarantee guarantee, RunDocument.Audit audit) {
         boolean failed = audit.unexplainedKeys() > 0
                 || audit.losses() > 0
@@ -479,6 +491,13 @@ public final class ExperimentRunner {
                 + (audit.details().isEmpty()
                         ? ""
                         : "; first: " + audit.details().get(0));
+    }
+
+    /** A failed run's error with the caveat of its killed server, which may be the cause; null for a run that passed. */
+    static String withKillCaveat(String error, Optional<String> killCaveat) {
+        return error == null
+                ? null
+                : error + killCaveat.map(caveat -> " (" + caveat + ")").orElse("");
     }
 
     /**

@@ -53,6 +53,12 @@ public final class MariaDbKind implements LocalServerKind {
         return command;
     }
 
+    /** A commit waits for its redo log to be flushed, unless the fast profile writes it once a second. */
+    @Override
+    public boolean keepsAcknowledgedWritesThroughAKill(DbProfile profile) {
+        return profile != DbProfile.FAST;
+    }
+
     @Override
     public boolean launcherDone(Path dir) {
         return Files.exists(dir.resolve(ServerMain.READY_FILE));

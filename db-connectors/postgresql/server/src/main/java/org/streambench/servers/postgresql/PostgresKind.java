@@ -83,6 +83,12 @@ public final class PostgresKind implements LocalServerKind {
         return command;
     }
 
+    /** A commit waits for its WAL to be flushed, unless the fast profile's synchronous_commit=off returns first. */
+    @Override
+    public boolean keepsAcknowledgedWritesThroughAKill(DbProfile profile) {
+        return profile != DbProfile.FAST;
+    }
+
     /** SIGTERM would be a "smart" shutdown that waits for every client to disconnect; SIGINT is PostgreSQL's fast shutdown. */
     @Override
     public String stopSignal() {
