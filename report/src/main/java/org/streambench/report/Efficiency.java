@@ -30,7 +30,11 @@ final class Efficiency {
                 .append(" run could not see a role (an external server, a job on YARN). Records per synced write:")
                 .append(" the throughput per 8 KB write-and-fdatasync the machine does one after another")
                 .append(" (bench calibrate); near 1 or above for a pattern that commits every record, the cell ran")
-                .append(" at the machine's limit rather than the database's.</p>\n");
+                .append(" at the machine's limit rather than the database's. A throughput marked")
+                .append(" <b>behind</b>: a run of the cell fell behind its target rate, and its costs were measured on")
+                .append(
+                        " a pipeline catching up beside whatever held it back (an engine's CPU per record rose by a third")
+                .append(" in such runs here): they do not compare with those of a run that kept its rate.</p>\n");
         boolean exporters = cells.values().stream()
                 .flatMap(c -> c.runs().stream())
                 .anyMatch(r -> r.exportersBusyCpuSecondsPerMillionRecords() != null
@@ -65,6 +69,7 @@ final class Efficiency {
             Html.keyCells(h, key);
             h.append("<td>")
                     .append(String.format(Locale.ROOT, "%,.0f", cell.throughput()))
+                    .append(behind(cell) ? " <b>behind</b>" : "")
                     .append("</td>")
                     .append(mean(cell, r -> r.cpuSecondsPerMillionRecords("database"), "%,.1f"))
                     .append(mean(cell, r -> r.cpuSecondsPerMillionRecords("engine"), "%,.1f"))
@@ -93,6 +98,11 @@ final class Efficiency {
                 c.sortedMillionsPerSecond(),
                 c.device() == null ? "no block device" : c.device(),
                 c.measuredAt().length() >= 10 ? c.measuredAt().substring(0, 10) : c.measuredAt());
+    }
+
+    /** Whether one of the cell's ok runs fell behind its target rate. */
+    private static boolean behind(Cell cell) {
+        return cell.runs().stream().filter(RunRecord::ok).anyMatch(RunRecord::behindTargetRate);
     }
 
     private static String mean(Cell cell, Function<RunRecord, Double> value, String format) {

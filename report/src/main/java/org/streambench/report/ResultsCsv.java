@@ -58,6 +58,7 @@ final class ResultsCsv {
                 new Column("keys", r -> Long.toString(r.keys())),
                 new Column("parallelism", r -> Integer.toString(r.parallelism())),
                 new Column("rate", r -> number(r.rate())),
+                new Column("behindTargetRate", r -> Boolean.toString(r.behindTargetRate())),
                 new Column("commit", r -> field(r.commit())),
                 new Column("error", r -> field(r.error())),
                 new Column("access", r -> field(r.access())),

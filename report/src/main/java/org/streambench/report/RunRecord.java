@@ -30,7 +30,8 @@ import org.streambench.model.RunDocument;
  * in key space, parallelism or connector settings (see {@link VariedSettings}). {@code fill}: the
  * step of a fill-level run and the rows stored before it, or null; steps after the first are cells
  * of their own ("sync, fill step 3"). {@code calibration}: its machine's own limits, or null
- * (an older file).
+ * (an older file). {@code behindTargetRate}: a throttled run whose generators or processing fell
+ * behind its target rate over the measured window.
  */
 public record RunRecord(
         Path folder,
@@ -72,7 +73,8 @@ public record RunRecord(
         Map<String, String> connectorSettings,
         RunDocument.Fill fill,
         RunDocument.Calibration calibration,
-        String settingsVariant) {
+        String settingsVariant,
+        boolean behindTargetRate) {
 
     /** The connection's own settings, which say where the database is, not how the run used it. */
     private static final Set<String> CONNECTION_SETTINGS = Set.of("url", "user", "password");
@@ -119,7 +121,8 @@ public record RunRecord(
                 connectorSettings,
                 fill,
                 calibration,
-                variant);
+                variant,
+                behindTargetRate);
     }
 
     /**
@@ -269,7 +272,8 @@ public record RunRecord(
                 connectorSettings(spec.databaseSettings()),
                 run.fill(),
                 environment.calibration(),
-                "");
+                "",
+                run.rate() != null && run.rate().behind());
     }
 
     private static Map<String, String> connectorSettings(Map<String, String> all) {

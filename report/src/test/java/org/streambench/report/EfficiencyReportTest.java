@@ -89,6 +89,45 @@ class EfficiencyReportTest {
                 "", csvRow(dir, "spark/postgresql/update/1/rep-1").get("exportersBusyCpuSecondsPerMillionRecords"));
     }
 
+    /** A run that fell behind its target spent more per record catching up: its cell's throughput says so. */
+    @Test
+    void aCellWithARunBehindItsTargetRateIsMarkedAndOneThatKeptItsRateIsNot(@TempDir Path dir) throws Exception {
+        run(dir, "flink", "postgresql", "update", 1, 1, "ok", 1000, 200.0);
+        run(dir, "flink", "postgresql", "update", 1, 2, "ok", 1000, 200.0);
+        run(dir, "spark", "postgresql", "update", 1, 1, "ok", 800, 200.0);
+        for (String folder : List.of(
+                "flink/postgresql/update/1/rep-1",
+                "flink/postgresql/update/1/rep-2",
+                "spark/postgresql/update/1/rep-1")) {
+            withResources(dir.resolve(folder), 100.0, 8_000_000L);
+        }
+        withRate(dir.resolve("flink/postgresql/update/1/rep-1"), false);
+        withRate(dir.resolve("flink/postgresql/update/1/rep-2"), true);
+        withRate(dir.resolve("spark/postgresql/update/1/rep-1"), false);
+
+        String html = Files.readString(Report.of(dir).write(), StandardCharsets.UTF_8);
+        String section = html.substring(html.indexOf("<h2>Efficiency"));
+        section = section.substring(0, section.indexOf("</table>"));
+        assertTrue(section.contains("<td>1,000 <b>behind</b></td>"), section);
+        assertTrue(section.contains("<td>800</td>"), "spark kept its rate: " + section);
+        assertEquals("true", csvRow(dir, "flink/postgresql/update/1/rep-2").get("behindTargetRate"));
+        assertEquals("false", csvRow(dir, "flink/postgresql/update/1/rep-1").get("behindTargetRate"));
+    }
+
+    /** Gives the run in {@code folder} a target rate of 1,000 records/s, kept or not. */
+    private static void withRate(Path folder, boolean behind) throws Exception {
+        Path file = folder.resolve("result.json");
+        String json = Files.readString(file);
+        String rate = String.format(
+                java.util.Locale.ROOT,
+                "\"rate\": {\"target\": 1000.0, \"unit\": \"records/s\", \"generated\": %s, \"processed\": %s,"
+                        + " \"behind\": %s}, \"status\":",
+                behind ? "700.0" : "1000.0",
+                behind ? "690.0" : "1000.0",
+                behind);
+        Files.writeString(file, json.replaceFirst("\"status\":", rate));
+    }
+
     @Test
     void runsWithoutExportersHaveNoExporterColumns(@TempDir Path dir) throws Exception {
         run(dir, "flink", "postgresql", "update", 1, 1, "ok", 1000, 200.0);
