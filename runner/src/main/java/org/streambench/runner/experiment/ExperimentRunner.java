@@ -466,10 +466,6 @@ public final class ExperimentRunner {
     private static final int RECORD_FIELD_BYTES = SensorRecord.ID_LENGTH + 3 * Integer.BYTES + 3 * Double.BYTES;
 
     /**
-     * Why the audit fails the run, or null: exactly-once fails on any duplicate or loss,
-     * at-least-once on a loss (its duplicates are the price it names); either on an unexplained key.
-     */
-    /**
      * Why the audit of a run whose guarantee recovers from a killed server may count the server's
      * own losses as the pipeline's, or empty (no such fault, or a server that keeps what it acknowledged).
      */
@@ -478,6 +474,10 @@ public final class ExperimentRunner {
         return killed && spec.guarantee().recovers() ? session.killLosesAcknowledgedWrites() : Optional.empty();
     }
 
+    /**
+     * Why the audit fails the run, or null: exactly-once fails on any duplicate or loss,
+     * at-least-once on a loss (its duplicates are the price it names); either on an unexplained key.
+     */
     static String auditFailure(Guarantee guarantee, RunDocument.Audit audit) {
         boolean failed = audit.unexplainedKeys() > 0
                 || audit.losses() > 0
