@@ -326,14 +326,15 @@ public final class ExperimentRunner {
                 }
                 phases.lap("audit");
             }
-            error = withKillCaveat(error, killCaveat(spec, session));
+            Optional<String> killCaveat = killCaveat(spec, session);
+            error = withKillCaveat(error, killCaveat);
             recovery = new RunDocument.Recovery(
                     engine.guaranteeSettings(spec),
                     report == null ? 0 : report.restartedInstances(),
                     report == null ? 0 : Math.max(0, report.totalProcessed() - report.totalEmitted()),
                     audit,
                     faultRecovery(seconds, report, databaseFault),
-                    killCaveat(spec, session).orElse(null));
+                    killCaveat.orElse(null));
         }
         Environment environment = new Environment(
                 launcher.cluster(),
